@@ -1,0 +1,149 @@
+// Package env defines the contract between a game's rules engine and the
+// rest of the toolkit (search, training, evaluation, play).
+//
+// The contract follows OpenSpiel's game API: a Game describes the static
+// properties of a game (action space, observation shape, exact symmetries)
+// and creates States; a State knows the player to move, its legal actions,
+// how to apply one, how to copy itself, whether it is terminal and what each
+// player receives at the end, and how to encode itself as a tensor from the
+// point of view of the player to move.
+//
+// Players are numbered 0 (the side that moves first) and 1. Actions are
+// integers in [0, Game.NumActions()). Returns are +1 for a win, -1 for a loss
+// and 0 for a draw.
+//
+// Package env knows nothing of search, networks or training. Concrete games
+// live in sub-packages (env/wyb, env/squatter); env/games builds one by name.
+package env
+
+import "fmt"
+
+// Shape is the shape of an observation tensor: Planes feature planes of
+// Height x Width cells, stored plane-major (plane, row, column).
+type Shape struct {
+	Planes, Height, Width int
+}
+
+// Size is the number of float32 values in one observation.
+func (s Shape) Size() int { return s.Planes * s.Height * s.Width }
+
+// Cells is the number of cells in one plane.
+func (s Shape) Cells() int { return s.Height * s.Width }
+
+// String formats the shape as PxHxW.
+func (s Shape) String() string { return fmt.Sprintf("%dx%dx%d", s.Planes, s.Height, s.Width) }
+
+// Game describes a game: its action space, its observation encoding and its
+// exact symmetries, and it creates initial states.
+type Game interface {
+	// Name identifies the game and its parameters, e.g. "wyb" or "squatter6".
+	Name() string
+	// NumActions is the size of the fixed action space.
+	NumActions() int
+	// ObservationShape is the shape of State.Observation's output.
+	ObservationShape() Shape
+	// EncodingVersion changes whenever the observation or action encoding
+	// changes, so that checkpoints trained on another encoding are rejected.
+	EncodingVersion() int
+	// MaxGameLength bounds the number of actions in one game, or is 0 when
+	// the rules set no bound.
+	MaxGameLength() int
+	// NewInitialState returns the position before the first action.
+	NewInitialState() State
+	// Symmetries lists the board symmetries under which the rules are
+	// exactly invariant; element 0 is always the identity. Training augments
+	// data only with these.
+	Symmetries() []Symmetry
+}
+
+// State is a position of a game together with everything that determines
+// its future (player to move, counters, phase).
+type State interface {
+	// CurrentPlayer is 0 or 1, or -1 when the state is terminal.
+	CurrentPlayer() int
+	// LegalActions appends the legal actions in increasing order to dst[:0]
+	// and returns it. It is empty exactly when the state is terminal.
+	LegalActions(dst []int) []int
+	// IsLegal reports whether action may be applied now.
+	IsLegal(action int) bool
+	// ApplyAction plays action for the player to move. An illegal action
+	// returns an error that names the reason and leaves the state unchanged.
+	ApplyAction(action int) error
+	// Clone returns an independent copy.
+	Clone() State
+	// IsTerminal reports whether the game is over.
+	IsTerminal() bool
+	// Returns gives each player's result (+1 win, -1 loss, 0 draw) once the
+	// state is terminal, and zeros before.
+	Returns() [2]float32
+	// Hash is a Zobrist hash of everything that determines the future.
+	Hash() uint64
+	// MoveNumber is the number of actions applied since the initial state.
+	MoveNumber() int
+	// Observation writes the encoding of the state, from the point of view
+	// of the player to move, into dst (length Game.ObservationShape().Size()).
+	Observation(dst []float32)
+	// ActionString formats an action in the game's human notation.
+	ActionString(action int) string
+	// ParseAction reads an action in the notation ActionString writes.
+	ParseAction(s string) (int, error)
+	// String draws the board.
+	String() string
+}
+
+// Symmetry is a transformation of the board that maps observation cells and
+// actions to their images. Cells[i] is the image of cell i (row*Width+col)
+// and Actions[a] the image of action a.
+type Symmetry struct {
+	Name    string
+	Cells   []int
+	Actions []int
+}
+
+// TransformObservation writes the image of obs (of the given shape) under s
+// into dst. dst and obs must not overlap.
+func (s Symmetry) TransformObservation(shape Shape, obs, dst []float32) {
+	n := shape.Cells()
+	for p := 0; p < shape.Planes; p++ {
+		src := obs[p*n : (p+1)*n]
+		out := dst[p*n : (p+1)*n]
+		for i, v := range src {
+			out[s.Cells[i]] = v
+		}
+	}
+}
+
+// TransformPolicy writes the image of a policy over actions into dst. dst
+// and policy must not overlap.
+func (s Symmetry) TransformPolicy(policy, dst []float32) {
+	for a, p := range policy {
+		dst[s.Actions[a]] = p
+	}
+}
+
+// Identity returns the identity symmetry for a game with the given number of
+// cells and actions.
+func Identity(cells, actions int) Symmetry {
+	s := Symmetry{Name: "identity", Cells: make([]int, cells), Actions: make([]int, actions)}
+	for i := range s.Cells {
+		s.Cells[i] = i
+	}
+	for a := range s.Actions {
+		s.Actions[a] = a
+	}
+	return s
+}
+
+// LegalMask sets mask[a] to true for each legal action of s and false for the
+// others. mask must have length Game.NumActions(). It returns the number of
+// legal actions.
+func LegalMask(s State, mask []bool, scratch []int) int {
+	for i := range mask {
+		mask[i] = false
+	}
+	legal := s.LegalActions(scratch)
+	for _, a := range legal {
+		mask[a] = true
+	}
+	return len(legal)
+}
