@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test command: sets up libtorch/gotch if needed (fast when done), then
+# runs every package's tests, including a tiny end-to-end training run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin"
+./scripts/setup.sh
+go test -count=1 -timeout 20m ./...
