@@ -4,6 +4,8 @@ package mcts
 
 import (
 	"context"
+	"fmt"
+	"math"
 
 	"github.com/zerokit/zerokit/env"
 )
@@ -23,4 +25,40 @@ type Evaluator interface {
 // view of the player to move in that observation.
 type Network interface {
 	Forward(obs []float32, n int, logits, values []float32) error
+}
+
+// MaskedSoftmax turns policy logits over the full action space into prior
+// probabilities over the legal actions: priors[i] = exp(logits[legal[i]]) /
+// sum_j exp(logits[legal[j]]). Logits of illegal actions are ignored
+// whatever their value. It returns an error if an action is out of range,
+// priors is shorter than legal, or a legal logit is NaN or infinite.
+func MaskedSoftmax(logits []float32, legal []int, priors []float32) error {
+	if len(priors) < len(legal) {
+		return fmt.Errorf("mcts: masked softmax: %d priors for %d legal actions", len(priors), len(legal))
+	}
+	if len(legal) == 0 {
+		return nil
+	}
+	maxLogit := float32(math.Inf(-1))
+	for _, a := range legal {
+		if a < 0 || a >= len(logits) {
+			return fmt.Errorf("mcts: masked softmax: action %d outside [0, %d)", a, len(logits))
+		}
+		l := logits[a]
+		if math.IsNaN(float64(l)) || math.IsInf(float64(l), 0) {
+			return fmt.Errorf("mcts: masked softmax: logit of action %d is %v", a, l)
+		}
+		maxLogit = max(maxLogit, l)
+	}
+	var sum float32
+	for i, a := range legal {
+		e := float32(math.Exp(float64(logits[a] - maxLogit)))
+		priors[i] = e
+		sum += e
+	}
+	inv := 1 / sum // sum >= 1: the maximum contributes exp(0)
+	for i := range legal {
+		priors[i] *= inv
+	}
+	return nil
 }

@@ -1,0 +1,42 @@
+// Package agent provides game-playing agents for evaluation: a uniformly
+// random player, a one-ply greedy player, an alpha-beta searcher with
+// hand-written evaluations, and a pure Monte Carlo tree search player.
+//
+// Agents are not safe for concurrent use; code that plays several games at
+// once (package arena) builds one agent per game from a Factory, with an
+// explicit seed, so every game is reproducible.
+package agent
+
+import (
+	"context"
+	"errors"
+
+	"github.com/zerokit/zerokit/env"
+)
+
+// Agent chooses actions.
+type Agent interface {
+	// Name identifies the agent and its settings in reports, e.g.
+	// "alphabeta-d3".
+	Name() string
+	// Act returns a legal action for the player to move in s. It must not
+	// modify s (agents that search Clone it). It returns an error when s is
+	// terminal or ctx is cancelled before an action is chosen.
+	Act(ctx context.Context, s env.State) (action int, err error)
+}
+
+// Factory builds a fresh agent seeded with seed. An agent keeps per-game
+// state (a random stream, a transposition table), so each game gets its own.
+type Factory func(seed uint64) (Agent, error)
+
+// ErrTerminal is returned by Act when the state has no legal actions.
+var ErrTerminal = errors.New("agent: state is terminal, no action to choose")
+
+// seedStream2 is the second PCG seed word agents use with their explicit
+// seed, so that two agents of different kinds given the same seed still draw
+// from distinct streams.
+const (
+	randomStream    = 0x52414e444f4d2121 // "RANDOM!!"
+	greedyStream    = 0x4752454544592121 // "GREEDY!!"
+	alphaBetaStream = 0x414c504841424554 // "ALPHABET"
+)

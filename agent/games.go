@@ -1,0 +1,36 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/tictactoe"
+	"github.com/zerokit/zerokit/env/wyb"
+)
+
+// Material returns game's material heuristic, used by the greedy player:
+// own material minus the opponent's. Watch Your Back!: pieces on the board
+// plus pieces still to place (WYBMaterial). Squatter: captured territory.
+// Tic-tac-toe has no material (Zero).
+func Material(game env.Game) (Heuristic, error) {
+	switch game.NewInitialState().(type) {
+	case *wyb.State:
+		return HeuristicFunc(WYBMaterial), nil
+	case *tictactoe.State:
+		return Zero, nil
+	}
+	return nil, fmt.Errorf("agent: no material heuristic for game %q", game.Name())
+}
+
+// Evaluation returns game's hand-written evaluation, used by the alpha-beta
+// player: WYBEvaluation for Watch Your Back!, SquatterEvaluation for
+// Squatter, and Zero for tic-tac-toe (searched to the end, it needs none).
+func Evaluation(game env.Game) (Heuristic, error) {
+	switch game.NewInitialState().(type) {
+	case *wyb.State:
+		return HeuristicFunc(WYBEvaluation), nil
+	case *tictactoe.State:
+		return Zero, nil
+	}
+	return nil, fmt.Errorf("agent: no evaluation heuristic for game %q", game.Name())
+}

@@ -1,0 +1,135 @@
+package protocol
+
+import (
+	"fmt"
+	"time"
+)
+
+// Budget bounds an agent's thinking time. The zero Budget sets no bound.
+type Budget struct {
+	// MoveTime caps the time allotted to any one move (0: no cap).
+	MoveTime time.Duration
+	// GameTime is the time the agent may spend in one game, over all its
+	// requests (0: no game budget). The course referee allowed 60 s of CPU
+	// time per player per game.
+	GameTime time.Duration
+	// Horizon is the game length, in actions of both players, that the
+	// time manager assumes when it splits GameTime. 0 means the game's
+	// MaxGameLength, or DefaultHorizon actions beyond the current move when
+	// the game sets no bound.
+	Horizon int
+}
+
+// Time-manager constants.
+const (
+	// DefaultHorizon is the number of further actions assumed when neither
+	// Budget.Horizon nor the game bounds the game's length.
+	DefaultHorizon = 120
+	// MinMovesToGo is the fewest own moves the time manager ever assumes
+	// remain, so that a game running past its expected length still keeps
+	// a reserve.
+	MinMovesToGo = 8
+	// ReserveFraction of GameTime is never allotted, to cover the time
+	// spent outside the agent (request handling, process start-up).
+	ReserveFraction = 0.05
+	// PanicTime is the allotment once the game budget is spent: agents
+	// that honour deadlines then answer almost at once.
+	PanicTime = 10 * time.Millisecond
+)
+
+// Validate reports a negative duration or horizon.
+func (b Budget) Validate() error {
+	if b.MoveTime < 0 {
+		return fmt.Errorf("move time %v is negative", b.MoveTime)
+	}
+	if b.GameTime < 0 {
+		return fmt.Errorf("game time %v is negative", b.GameTime)
+	}
+	if b.Horizon < 0 {
+		return fmt.Errorf("horizon %d is negative", b.Horizon)
+	}
+	return nil
+}
+
+// Clock is the time manager of one game: it charges the time spent on each
+// request against Budget.GameTime and allots each move a share of what
+// remains. A Clock is not safe for concurrent use; each session has its
+// own.
+//
+// The allotment for a move is
+//
+//	min(MoveTime, (GameTime*(1-ReserveFraction) - used) / movesToGo)
+//
+// where movesToGo = max(MinMovesToGo, ceil((horizon - moveNumber) / 2)) is
+// the number of own moves assumed to remain. Time saved on early moves (an
+// agent answering before its deadline) is thus spread over later ones. Once
+// the budget is spent, each move gets PanicTime.
+type Clock struct {
+	budget Budget
+	// cpu returns the process's CPU time, or is nil to charge wall time
+	// only.
+	cpu  func() time.Duration
+	used time.Duration
+}
+
+// NewClock returns a clock for one game. cpu, if not nil, returns the CPU
+// time consumed by the process so far; each request is then charged the
+// larger of its wall time and its CPU time, which matters for agents that
+// search on several threads. Pass nil when several games share the process
+// (their CPU time cannot be told apart).
+func NewClock(b Budget, cpu func() time.Duration) *Clock {
+	return &Clock{budget: b, cpu: cpu}
+}
+
+// Used returns the time charged so far.
+func (c *Clock) Used() time.Duration { return c.used }
+
+// Budget returns the clock's budget.
+func (c *Clock) Budget() Budget { return c.budget }
+
+// Allot returns the thinking time for the move at moveNumber (actions so
+// far, both players) of a game of at most maxGameLength actions (0: no
+// bound). It returns 0 when the budget sets no bound at all.
+func (c *Clock) Allot(moveNumber, maxGameLength int) time.Duration {
+	b := c.budget
+	if b.GameTime <= 0 {
+		return b.MoveTime
+	}
+	horizon := b.Horizon
+	if horizon == 0 {
+		horizon = maxGameLength
+	}
+	if horizon <= moveNumber {
+		horizon = moveNumber + DefaultHorizon
+	}
+	togo := max(MinMovesToGo, (horizon-moveNumber+1)/2)
+	left := time.Duration(float64(b.GameTime)*(1-ReserveFraction)) - c.used
+	t := left / time.Duration(togo)
+	if t < PanicTime {
+		t = PanicTime
+	}
+	if b.MoveTime > 0 && t > b.MoveTime {
+		t = b.MoveTime
+	}
+	return t
+}
+
+// Start begins timing one request; call the returned function when it is
+// handled to charge its duration.
+func (c *Clock) Start() (stop func() time.Duration) {
+	wall := time.Now()
+	var cpu0 time.Duration
+	if c.cpu != nil {
+		cpu0 = c.cpu()
+	}
+	return func() time.Duration {
+		d := time.Since(wall)
+		if c.cpu != nil {
+			if cd := c.cpu() - cpu0; cd > d {
+				d = cd
+			}
+		}
+		c.used += d
+		return d
+	}
+}

@@ -1,0 +1,65 @@
+package protocol
+
+import (
+	"testing"
+	"time"
+)
+
+func TestClockAllot(t *testing.T) {
+	tests := []struct {
+		name         string
+		b            Budget
+		used         time.Duration
+		move, maxLen int
+		want         time.Duration
+	}{
+		{"no budget", Budget{}, 0, 0, 100, 0},
+		{"move cap only", Budget{MoveTime: time.Second}, 0, 0, 100, time.Second},
+		// 60s*0.95 = 57s over ceil(100/2)=50 own moves.
+		{"game budget at start", Budget{GameTime: 60 * time.Second}, 0, 0, 100, 1140 * time.Millisecond},
+		{"capped by move time", Budget{GameTime: 60 * time.Second, MoveTime: time.Second}, 0, 0, 100, time.Second},
+		// 57s-17s = 40s over (100-60+1)/2 = 20 moves.
+		{"later, savings spread", Budget{GameTime: 60 * time.Second}, 17 * time.Second, 60, 100, 2 * time.Second},
+		// Past the horizon: at least MinMovesToGo.
+		{"near end keeps reserve", Budget{GameTime: 60 * time.Second}, 49 * time.Second, 98, 100, time.Second},
+		{"no game bound", Budget{GameTime: 60 * time.Second}, 0, 10, 0, 57 * time.Second / (DefaultHorizon / 2)},
+		{"explicit horizon", Budget{GameTime: 60 * time.Second, Horizon: 40}, 0, 0, 1000, 57 * time.Second / 20},
+		{"spent", Budget{GameTime: time.Second}, 2 * time.Second, 0, 100, PanicTime},
+	}
+	for _, tc := range tests {
+		c := NewClock(tc.b, nil)
+		c.used = tc.used
+		if got := c.Allot(tc.move, tc.maxLen); got != tc.want {
+			t.Errorf("%s: Allot = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestClockChargesCPU(t *testing.T) {
+	cpu := time.Duration(0)
+	c := NewClock(Budget{GameTime: time.Minute}, func() time.Duration { return cpu })
+	stop := c.Start()
+	cpu += 3 * time.Second // e.g. three threads searching for a second
+	if d := stop(); d < 3*time.Second {
+		t.Errorf("charged %v, want at least the 3s of CPU", d)
+	}
+	stop = c.Start()
+	time.Sleep(2 * time.Millisecond) // wall time, no CPU
+	if d := stop(); d < 2*time.Millisecond {
+		t.Errorf("charged %v, want at least the 2ms of wall time", d)
+	}
+	if c.Used() < 3*time.Second+2*time.Millisecond {
+		t.Errorf("Used = %v", c.Used())
+	}
+}
+
+func TestBudgetValidate(t *testing.T) {
+	for _, b := range []Budget{{MoveTime: -1}, {GameTime: -1}, {Horizon: -1}} {
+		if b.Validate() == nil {
+			t.Errorf("Validate(%+v) = nil", b)
+		}
+	}
+	if err := (Budget{MoveTime: 1, GameTime: 2, Horizon: 3}).Validate(); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,336 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/env"
+)
+
+// NewAgentFunc builds the agent for one game, in which it plays player (0
+// moves first).
+type NewAgentFunc func(player int) (agent.Agent, error)
+
+// DefaultMaxLine is the longest request line, in bytes, that a server
+// accepts when Config.MaxLine is 0.
+const DefaultMaxLine = 4096
+
+// Config is what Serve needs besides the agent constructor.
+type Config struct {
+	// Game is the game played.
+	Game env.Game
+	// Codec translates actions to and from the referee's text form.
+	Codec Codec
+	// Budget bounds the agent's thinking time.
+	Budget Budget
+	// CPU, if not nil, returns the process's CPU time so far; see NewClock.
+	CPU func() time.Duration
+	// MaxLine is the longest accepted request line in bytes (0:
+	// DefaultMaxLine). Longer lines are answered with an error.
+	MaxLine int
+	// OnGameEnd, if not nil, is called with each game's statistics when
+	// the game reaches a terminal state, or when a new init or the end of
+	// the session abandons it.
+	OnGameEnd func(GameStats)
+}
+
+// GameStats summarises one game of a session.
+type GameStats struct {
+	// Agent is the agent's name and Colour the colour it played.
+	Agent, Colour string
+	// Moves is the number of actions the agent chose.
+	Moves int
+	// Used is the time charged to the game's clock and MaxMove the longest
+	// single action request.
+	Used, MaxMove time.Duration
+	// Terminal reports whether the game ended; Returns are then the
+	// players' results.
+	Terminal bool
+	Returns  [2]float32
+	// Actions is the number of actions played by both sides.
+	Actions int
+}
+
+// Serve runs one session of the line protocol (see the package
+// documentation): it reads requests from r and writes one response line per
+// request to w, until quit, the end of r, a write error or the cancellation
+// of ctx. Malformed or out-of-place requests are answered with an error line
+// and the session goes on. Serve returns nil after quit or at the end of r,
+// ctx.Err() when cancelled (the caller should then close r to release the
+// goroutine blocked reading it), and otherwise the I/O error.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, newAgent NewAgentFunc, cfg Config) error {
+	if cfg.Game == nil || cfg.Codec == nil || newAgent == nil {
+		return errors.New("protocol: Serve needs a game, a codec and an agent constructor")
+	}
+	if err := cfg.Budget.Validate(); err != nil {
+		return fmt.Errorf("protocol: %w", err)
+	}
+	maxLine := cfg.MaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	lines := make(chan lineResult)
+	done := make(chan struct{})
+	defer close(done)
+	go readLines(r, maxLine, lines, done)
+
+	s := &session{cfg: cfg, newAgent: newAgent}
+	defer s.endGame()
+	bw := bufio.NewWriter(w)
+	for {
+		var l lineResult
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case l = <-lines:
+		}
+		if l.err != nil {
+			if errors.Is(l.err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("protocol: reading request: %w", l.err)
+		}
+		var resp string
+		quit := false
+		if l.tooLong {
+			resp = fmt.Sprintf("error request line longer than %d bytes", maxLine)
+		} else {
+			var err error
+			resp, quit, err = s.handle(ctx, l.line)
+			if err != nil {
+				resp = "error " + oneLine(err.Error())
+			}
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if _, err := bw.WriteString(resp + "\n"); err != nil {
+			return fmt.Errorf("protocol: writing response: %w", err)
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("protocol: writing response: %w", err)
+		}
+		if quit {
+			return nil
+		}
+	}
+}
+
+// session is the state of one connection: the current game, if any.
+type session struct {
+	cfg      Config
+	newAgent NewAgentFunc
+
+	state env.State // nil before init
+	me    int
+	agent agent.Agent
+	clock *Clock
+	stats GameStats
+	ended bool // stats already reported
+}
+
+// handle answers one request line. A non-nil error becomes an error
+// response; quit reports that the session ends after the response.
+func (s *session) handle(ctx context.Context, line string) (resp string, quit bool, err error) {
+	req, err := ParseRequest(line)
+	if err != nil {
+		return "", false, err
+	}
+	defer func() {
+		// Never let a bug in an agent or codec take the server down: the
+		// game is abandoned, the session goes on.
+		if p := recover(); p != nil {
+			s.state = nil
+			resp, quit, err = "", false, fmt.Errorf("internal failure handling %s, game abandoned (send init): %v", req.Cmd, p)
+		}
+	}()
+	switch req.Cmd {
+	case CmdInit:
+		return s.init(req.Colour)
+	case CmdAction:
+		return s.action(ctx, req.Turns)
+	case CmdUpdate:
+		return s.update(req.Action)
+	case CmdQuit:
+		return "bye", true, nil
+	}
+	return "", false, fmt.Errorf("unhandled command %v", req.Cmd)
+}
+
+func (s *session) init(colour string) (string, bool, error) {
+	player, err := s.cfg.Codec.Player(colour)
+	if err != nil {
+		return "", false, err
+	}
+	s.endGame()
+	s.state = nil
+	clock := NewClock(s.cfg.Budget, s.cfg.CPU)
+	stop := clock.Start()
+	a, err := s.newAgent(player)
+	stop()
+	if err != nil {
+		return "", false, fmt.Errorf("cannot create agent: %w", err)
+	}
+	s.state = s.cfg.Game.NewInitialState()
+	s.me, s.agent, s.clock, s.ended = player, a, clock, false
+	s.stats = GameStats{Agent: a.Name(), Colour: s.cfg.Codec.Colour(player)}
+	return "ok", false, nil
+}
+
+// ready checks that a game is in progress.
+func (s *session) ready() error {
+	if s.state == nil {
+		return errors.New("no game in progress; send init white|black first")
+	}
+	if s.state.IsTerminal() {
+		return errors.New("the game is over; send init to start another")
+	}
+	return nil
+}
+
+func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
+	if err := s.ready(); err != nil {
+		return "", false, err
+	}
+	st := s.state
+	if p := st.CurrentPlayer(); p != s.me {
+		return "", false, fmt.Errorf("not my turn: %s to move, I play %s (send update with the opponent's action)",
+			s.cfg.Codec.Colour(p), s.cfg.Codec.Colour(s.me))
+	}
+	if want := s.cfg.Codec.Turns(st); turns != want {
+		return "", false, fmt.Errorf("turn counter mismatch: referee says %d, my replica is at turn %d (an update was missed or repeated?)", turns, want)
+	}
+	stop := s.clock.Start()
+	moveCtx := ctx
+	if t := s.clock.Allot(st.MoveNumber(), s.cfg.Game.MaxGameLength()); t > 0 {
+		var cancel context.CancelFunc
+		moveCtx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
+	// The agent gets a copy: whatever it does to it, the replica stays
+	// right.
+	a, err := s.agent.Act(moveCtx, st.Clone())
+	d := stop()
+	s.stats.Moves++
+	s.stats.MaxMove = max(s.stats.MaxMove, d)
+	if err != nil {
+		return "", false, fmt.Errorf("agent %s failed to choose an action: %w", s.agent.Name(), err)
+	}
+	if !st.IsLegal(a) {
+		return "", false, fmt.Errorf("agent %s chose an illegal action (%d)", s.agent.Name(), a)
+	}
+	text, err := s.cfg.Codec.FormatAction(st, a)
+	if err != nil {
+		return "", false, fmt.Errorf("cannot format agent's action %s: %w", st.ActionString(a), err)
+	}
+	if err := st.ApplyAction(a); err != nil {
+		return "", false, fmt.Errorf("agent's action %s rejected by the rules: %w", text, err)
+	}
+	s.afterAction()
+	return text, false, nil
+}
+
+func (s *session) update(text string) (string, bool, error) {
+	if err := s.ready(); err != nil {
+		return "", false, err
+	}
+	st := s.state
+	if p := st.CurrentPlayer(); p == s.me {
+		return "", false, fmt.Errorf("it is my turn (%s to move): expected action, not update", s.cfg.Codec.Colour(p))
+	}
+	stop := s.clock.Start()
+	defer stop()
+	a, err := s.cfg.Codec.ParseAction(st, text)
+	if err != nil {
+		return "", false, fmt.Errorf("bad action %q: %w", clip(text, 80), err)
+	}
+	if err := st.ApplyAction(a); err != nil {
+		return "", false, fmt.Errorf("illegal action %s for %s: %w", clip(text, 80), s.cfg.Codec.Colour(st.CurrentPlayer()), err)
+	}
+	s.afterAction()
+	return "ok", false, nil
+}
+
+func (s *session) afterAction() {
+	if s.state.IsTerminal() {
+		s.endGame()
+	}
+}
+
+// endGame reports the current game's statistics once.
+func (s *session) endGame() {
+	if s.state == nil || s.ended {
+		return
+	}
+	s.ended = true
+	s.stats.Used = s.clock.Used()
+	s.stats.Actions = s.state.MoveNumber()
+	s.stats.Terminal = s.state.IsTerminal()
+	s.stats.Returns = s.state.Returns()
+	if s.cfg.OnGameEnd != nil {
+		s.cfg.OnGameEnd(s.stats)
+	}
+}
+
+// oneLine flattens a message onto one line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// lineResult is one line read by readLines, or the error ending the input.
+type lineResult struct {
+	line    string
+	tooLong bool
+	err     error
+}
+
+// readLines sends each line of r (without its newline) on out until the
+// end of r or done is closed. Lines longer than maxLine bytes are skipped
+// and reported as tooLong. A last line without a newline counts.
+func readLines(r io.Reader, maxLine int, out chan<- lineResult, done <-chan struct{}) {
+	br := bufio.NewReaderSize(r, maxLine+1)
+	send := func(l lineResult) bool {
+		select {
+		case out <- l:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	for {
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			if !send(lineResult{tooLong: true}) {
+				return
+			}
+			if err != nil {
+				send(lineResult{err: err})
+				return
+			}
+			continue
+		}
+		if len(b) > 0 {
+			line := strings.TrimSuffix(string(b), "\n")
+			if len(line) > maxLine {
+				if !send(lineResult{tooLong: true}) {
+					return
+				}
+			} else if !send(lineResult{line: line}) {
+				return
+			}
+		}
+		if err != nil {
+			send(lineResult{err: err})
+			return
+		}
+	}
+}

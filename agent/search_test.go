@@ -1,0 +1,95 @@
+package agent
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/wyb"
+)
+
+// negamax is the reference search: plain fixed-depth negamax without
+// pruning, tables or ordering, scoring like AlphaBeta.
+func negamax(h Heuristic, s env.State, depth, ply int) float64 {
+	me := s.CurrentPlayer()
+	if depth == 0 {
+		return max(-WinScore/2, min(WinScore/2, h.Evaluate(s, me)))
+	}
+	best := math.Inf(-1)
+	for _, a := range s.LegalActions(nil) {
+		c := s.Clone()
+		if err := c.ApplyAction(a); err != nil {
+			panic(err)
+		}
+		var v float64
+		switch {
+		case c.IsTerminal():
+			v = terminalScore(c.Returns()[me], ply+1)
+		case c.CurrentPlayer() == me:
+			v = negamax(h, c, depth-1, ply+1)
+		default:
+			v = -negamax(h, c, depth-1, ply+1)
+		}
+		best = max(best, v)
+	}
+	return best
+}
+
+// randomWYB plays n random actions from the start of a game.
+func randomWYB(rng *rand.Rand, g *wyb.Game, n int) env.State {
+	s := g.NewInitialState()
+	for range n {
+		legal := s.LegalActions(nil)
+		if len(legal) == 0 {
+			break
+		}
+		if err := s.ApplyAction(legal[rng.IntN(len(legal))]); err != nil {
+			panic(err)
+		}
+	}
+	return s
+}
+
+func TestAlphaBetaMatchesNegamax(t *testing.T) {
+	// The hash includes the turn, so transpositions only occur at equal
+	// remaining depth and alpha-beta with its table must return exactly
+	// the minimax value.
+	g := wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
+	h := HeuristicFunc(WYBEvaluation)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := range 24 {
+		s := randomWYB(rng, g, rng.IntN(90))
+		if s.IsTerminal() {
+			continue
+		}
+		for depth := 1; depth <= 3; depth++ {
+			ab, err := NewAlphaBeta(g, h, AlphaBetaConfig{Depth: depth, Seed: uint64(i), TTBits: 12})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := ab.Search(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := negamax(h, s, depth, 0)
+			if math.Abs(res.Score-want) > 1e-9 {
+				t.Fatalf("position %d depth %d: alpha-beta %v, negamax %v\n%s", i, depth, res.Score, want, s)
+			}
+			c := s.Clone()
+			if err := c.ApplyAction(res.Action); err != nil {
+				t.Fatal(err)
+			}
+			var got float64
+			if c.IsTerminal() {
+				got = terminalScore(c.Returns()[s.CurrentPlayer()], 1)
+			} else {
+				got = -negamax(h, c, depth-1, 1)
+			}
+			if math.Abs(got-want) > 1e-9 {
+				t.Fatalf("position %d depth %d: chosen move worth %v, best %v", i, depth, got, want)
+			}
+		}
+	}
+}

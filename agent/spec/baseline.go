@@ -1,0 +1,56 @@
+package spec
+
+import (
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/env"
+)
+
+// Default returns a new registry of the baseline agents of package agent:
+// random, greedy and alphabeta.
+func Default() *Registry {
+	return &Registry{kinds: baselineKinds()}
+}
+
+func baselineKinds() map[string]Kind {
+	return map[string]Kind{
+		"random": {
+			Summary: "uniformly random legal actions",
+			New: func(env.Game, Params) (agent.Factory, error) {
+				return agent.RandomFactory(), nil
+			},
+		},
+		"greedy": {
+			Summary: "one-ply lookahead on material, random tie-breaks",
+			New: func(game env.Game, _ Params) (agent.Factory, error) {
+				return agent.GreedyFactory(game)
+			},
+		},
+		"alphabeta": {
+			Summary: "iterative-deepening alpha-beta on the hand-written evaluation",
+			Keys: map[string]string{
+				"depth": "maximum depth in plies (default 3 when time is not set; 0 = no limit)",
+				"time":  "thinking time per move, e.g. 500ms (default none); the protocol's deadline also stops it",
+				"tt":    "log2 of transposition table entries, 4..28 (default 18, about 8 MB)",
+			},
+			New: func(game env.Game, p Params) (agent.Factory, error) {
+				t, err := p.Duration("time", 0)
+				if err != nil {
+					return nil, err
+				}
+				defDepth := 3
+				if t > 0 {
+					defDepth = 0
+				}
+				depth, err := p.Int("depth", defDepth, 0, 500)
+				if err != nil {
+					return nil, err
+				}
+				tt, err := p.Int("tt", 18, 4, 28)
+				if err != nil {
+					return nil, err
+				}
+				return agent.AlphaBetaFactory(game, agent.AlphaBetaConfig{Depth: depth, MoveTime: t, TTBits: tt})
+			},
+		},
+	}
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/protocol"
+	"github.com/zerokit/zerokit/agent/spec"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/wyb"
+)
+
+const serveUsage = `usage: zerokit serve [flags]
+
+Plays an agent through the line protocol of package agent/protocol, for the
+Python referee adapter (python/zerokit_player.py) or any other client: one
+request line, one response line.
+
+  init white|black        -> ok            (new game; the agent plays that colour)
+  action <turns>          -> [x, y] | [[xa, ya], [xb, yb]] | null
+  update <referee action> -> ok            (the opponent's action)
+  quit                    -> bye
+  anything wrong          -> error <reason>
+
+By default the protocol runs on stdin/stdout (one session). With -listen
+HOST:PORT it accepts TCP connections instead, one session per connection,
+several at once, until interrupted; the chosen address is printed to stderr
+("listening on ..."). There is no authentication: listen on 127.0.0.1
+unless the network is trusted.
+
+Time: -move-time caps each move; -game-time is a budget for the whole game
+(the course allowed 60 s of CPU per player), split by the time manager over
+the expected remaining moves and given to the agent as a deadline. In stdin
+mode a request is charged the larger of its wall and the process's CPU
+time; with -listen, wall time only.
+
+Agent specs (-agent):
+`
+
+// agentRegistry lists the agent kinds of -agent specs: the baselines, plus
+// kinds that need more than package agent (the neural agent) once they
+// exist.
+func agentRegistry() *spec.Registry { return spec.Default() }
+
+// refereeGame maps a -game name to the game and codec of its course
+// referee.
+func refereeGame(name string) (env.Game, protocol.Codec, error) {
+	switch name {
+	case "wyb":
+		// The referee applies no turn limit.
+		return wyb.New(wyb.Options{TurnLimit: 0}), protocol.WYB{}, nil
+	}
+	return nil, nil, fmt.Errorf("no referee protocol for game %q (known: wyb)", name)
+}
+
+// runServe implements "zerokit serve".
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	reg := agentRegistry()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	agentSpec := fs.String("agent", "random", "agent spec (see below)")
+	gameName := fs.String("game", "wyb", "game (wyb)")
+	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
+	moveTime := fs.Duration("move-time", 0, "cap on each move's thinking time (0: none)")
+	gameTime := fs.Duration("game-time", 0, "thinking-time budget per game, split over the moves (0: none)")
+	horizon := fs.Int("horizon", 0, "game length (actions of both sides) the time manager assumes (0: game's bound, or current move + 120)")
+	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, serveUsage)
+		fmt.Fprint(stderr, reg.Help())
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	game, codec, err := refereeGame(*gameName)
+	if err != nil {
+		return err
+	}
+	built, err := reg.Build(game, *agentSpec)
+	if err != nil {
+		return err
+	}
+	cfg := protocol.Config{
+		Game:   game,
+		Codec:  codec,
+		Budget: protocol.Budget{MoveTime: *moveTime, GameTime: *gameTime, Horizon: *horizon},
+	}
+	if err := cfg.Budget.Validate(); err != nil {
+		return err
+	}
+	srv := &server{built: built, cfg: cfg, stderr: stderr, verbose: *verbose}
+	if *listen == "" {
+		srv.cfg.CPU = protocol.ProcessCPU
+		return srv.session(ctx, stdin, stdout, "stdin")
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "zerokit serve: listening on %s\n", ln.Addr())
+	return srv.accept(ctx, ln)
+}
+
+// server runs protocol sessions for one agent spec.
+type server struct {
+	built   spec.Built
+	cfg     protocol.Config
+	stderr  io.Writer
+	verbose bool
+
+	games atomic.Uint64 // games started, for per-game seeds
+	logMu sync.Mutex
+}
+
+// session serves one protocol session. Cancellation ends it without error.
+func (s *server) session(ctx context.Context, r io.Reader, w io.Writer, peer string) error {
+	cfg := s.cfg
+	if s.verbose {
+		cfg.OnGameEnd = func(g protocol.GameStats) { s.logGame(peer, g) }
+	}
+	newAgent := func(int) (agent.Agent, error) {
+		return s.built.NewAgent(s.games.Add(1) - 1)
+	}
+	err := protocol.Serve(ctx, r, w, newAgent, cfg)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil
+	}
+	return err
+}
+
+func (s *server) logGame(peer string, g protocol.GameStats) {
+	result := "unfinished"
+	if g.Terminal {
+		me := 0
+		if g.Colour == s.cfg.Codec.Colour(1) {
+			me = 1
+		}
+		switch r := g.Returns[me]; {
+		case r > 0:
+			result = "won"
+		case r < 0:
+			result = "lost"
+		default:
+			result = "draw"
+		}
+	}
+	perMove := time.Duration(0)
+	if g.Moves > 0 {
+		perMove = g.Used / time.Duration(g.Moves)
+	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.stderr, "zerokit serve: %s: %s as %s %s after %d actions: %d own moves, %v used (%v/move, max %v), peak RSS %s\n",
+		peer, g.Agent, g.Colour, result, g.Actions, g.Moves, g.Used.Round(time.Millisecond),
+		perMove.Round(time.Microsecond), g.MaxMove.Round(time.Microsecond), peakRSS())
+}
+
+// peakRSS reads the process's peak resident set size (VmHWM) from
+// /proc/self/status, or says it cannot.
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}
+
+// accept serves each connection of ln in its own session until ctx is
+// cancelled; then it stops accepting, closes the open connections (ending
+// their sessions) and returns nil once they are done.
+func (s *server) accept(ctx context.Context, ln net.Listener) error {
+	stop := context.AfterFunc(ctx, func() { ln.Close() })
+	defer stop()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			ln.Close()
+			return fmt.Errorf("accepting connections: %w", err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer conn.Close()
+			// Closing the connection unblocks the session's reader.
+			stopConn := context.AfterFunc(ctx, func() { conn.Close() })
+			defer stopConn()
+			peer := conn.RemoteAddr().String()
+			if err := s.session(ctx, conn, conn, peer); err != nil && ctx.Err() == nil {
+				s.logMu.Lock()
+				fmt.Fprintf(s.stderr, "zerokit serve: %s: session ended: %v\n", peer, err)
+				s.logMu.Unlock()
+			}
+		}()
+	}
+}

@@ -1,0 +1,56 @@
+package wyb
+
+import "math/bits"
+
+// zobristPiece[p][sq] is the key of a piece of player p on square sq. The
+// table is generated once from a fixed seed and never modified.
+var zobristPiece = makeZobrist()
+
+func makeZobrist() (z [2][NumSquares]uint64) {
+	x := uint64(0x5742_6f6e_6547_616d) // fixed seed: the hash is reproducible
+	for p := range z {
+		for sq := range z[p] {
+			x += 0x9e3779b97f4a7c15
+			z[p][sq] = mix64(x)
+		}
+	}
+	return z
+}
+
+// mix64 is the SplitMix64 finaliser, a bijective 64-bit mixer.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// Hash is a Zobrist hash of everything that determines the future of the
+// game: the pieces (incremental Zobrist keys), the number of shrinks (which
+// fixes the corners and removed squares), the phase, the turn counter (which
+// fixes the player to move, the pieces placed so far and the time to the
+// next shrink), the turn limit and the outcome.
+func (s *State) Hash() uint64 {
+	return s.b.hash ^ s.metaKey()
+}
+
+// metaKey mixes the non-piece fields into one key.
+func (s *State) metaKey() uint64 {
+	k := uint64(uint32(s.turn)) | uint64(s.phase)<<32 | uint64(s.b.shrinks)<<34 |
+		uint64(s.outcome)<<36 | uint64(uint32(s.turnLimit)&0xfffff)<<40
+	return mix64(k ^ 0x3c6ef372fe94f82b)
+}
+
+// recomputeHash computes Hash from scratch (used by tests to check the
+// incremental updates).
+func (s *State) recomputeHash() uint64 {
+	var h uint64
+	for p := 0; p < 2; p++ {
+		for m := s.b.pieces[p]; m != 0; m &= m - 1 {
+			h ^= zobristPiece[p][bits.TrailingZeros64(m)]
+		}
+	}
+	return h ^ s.metaKey()
+}

@@ -1,0 +1,295 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/zerokit/zerokit/env"
+)
+
+// ErrClosed is returned by Batcher.Evaluate after Close.
+var ErrClosed = errors.New("mcts: batcher is closed")
+
+// BatcherConfig sets how a Batcher forms batches.
+type BatcherConfig struct {
+	// MaxBatch is the largest number of positions per Forward call.
+	MaxBatch int `yaml:"max_batch"`
+	// MaxWait is how long the first request of a batch may wait for more
+	// requests before the batch is evaluated anyway. 0 evaluates whatever
+	// has arrived as soon as the network is free.
+	MaxWait time.Duration `yaml:"max_wait"`
+}
+
+// DefaultBatcherConfig returns a configuration suited to a GPU network and
+// a few dozen concurrent searches.
+func DefaultBatcherConfig() BatcherConfig {
+	return BatcherConfig{MaxBatch: 64, MaxWait: 2 * time.Millisecond}
+}
+
+// Validate reports the first bad field by its YAML name.
+func (c BatcherConfig) Validate() error {
+	if c.MaxBatch < 1 {
+		return fmt.Errorf("mcts batcher config: max_batch = %d: want at least 1", c.MaxBatch)
+	}
+	if c.MaxWait < 0 {
+		return fmt.Errorf("mcts batcher config: max_wait = %v: want a duration >= 0", c.MaxWait)
+	}
+	return nil
+}
+
+// Batcher is an Evaluator that gathers concurrent Evaluate calls into
+// batches and answers each batch with a single Network.Forward call. Many
+// searches (and many leaves in flight per search) call Evaluate from their
+// own goroutines; one worker goroutine, locked to its OS thread as libtorch
+// requires, owns the network.
+//
+// Callers encode their observation themselves (so encoding runs in
+// parallel), and the worker turns the logits of each position into priors
+// over its legal actions with MaskedSoftmax.
+type Batcher struct {
+	net     Network
+	cfg     BatcherConfig
+	obsSize int
+	actions int
+
+	requests chan *batchRequest
+	quit     chan struct{}
+	done     chan struct{}
+	close    sync.Once
+	pool     sync.Pool
+
+	mu    sync.Mutex
+	stats BatcherStats
+	start time.Time
+}
+
+type batchRequest struct {
+	obs    []float32
+	legal  []int
+	priors []float32
+	value  float32
+	err    error
+	ctx    context.Context
+	done   chan struct{}
+}
+
+// BatcherStats describes a Batcher's work since it was created.
+type BatcherStats struct {
+	// Batches is the number of Forward calls.
+	Batches int64
+	// Positions is the number of positions evaluated.
+	Positions int64
+	// MaxBatchSeen is the largest batch.
+	MaxBatchSeen int
+	// ForwardTime is the total time spent inside Forward.
+	ForwardTime time.Duration
+	// Elapsed is the time since the Batcher was created (or closed).
+	Elapsed time.Duration
+}
+
+// MeanBatch is the mean number of positions per Forward call.
+func (s BatcherStats) MeanBatch() float64 {
+	if s.Batches == 0 {
+		return 0
+	}
+	return float64(s.Positions) / float64(s.Batches)
+}
+
+// ForwardShare is the fraction of wall time spent in the network.
+func (s BatcherStats) ForwardShare() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.ForwardTime) / float64(s.Elapsed)
+}
+
+// NewBatcher starts a Batcher serving net for game's observation and action
+// sizes. Close it to stop its goroutine.
+func NewBatcher(net Network, game env.Game, cfg BatcherConfig) (*Batcher, error) {
+	if net == nil {
+		return nil, errors.New("mcts: batcher: nil network")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	b := &Batcher{
+		net:      net,
+		cfg:      cfg,
+		obsSize:  game.ObservationShape().Size(),
+		actions:  game.NumActions(),
+		requests: make(chan *batchRequest),
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
+		start:    time.Now(),
+	}
+	b.pool.New = func() any {
+		return &batchRequest{obs: make([]float32, b.obsSize), done: make(chan struct{}, 1)}
+	}
+	go b.loop()
+	return b, nil
+}
+
+// Evaluate implements Evaluator. It blocks until the batch holding the
+// request has been evaluated, ctx is done, or the Batcher is closed.
+func (b *Batcher) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
+	if len(priors) < len(legal) {
+		return 0, fmt.Errorf("mcts: batcher: %d priors for %d legal actions", len(priors), len(legal))
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("mcts: batcher: %w", err)
+	}
+	r := b.pool.Get().(*batchRequest)
+	s.Observation(r.obs)
+	r.legal = append(r.legal[:0], legal...) // the caller may reuse legal if it gives up
+	r.priors = grow(r.priors, len(legal))
+	r.ctx = ctx
+	r.err = nil
+	select {
+	case b.requests <- r:
+	case <-b.quit:
+		b.recycle(r)
+		return 0, ErrClosed
+	case <-ctx.Done():
+		b.recycle(r)
+		return 0, fmt.Errorf("mcts: batcher: %w", ctx.Err())
+	}
+	select {
+	case <-r.done:
+	case <-ctx.Done():
+		// The worker still owns r and will answer it; leave r to the
+		// garbage collector rather than reuse it.
+		return 0, fmt.Errorf("mcts: batcher: %w", ctx.Err())
+	}
+	v, err := r.value, r.err
+	if err == nil {
+		copy(priors, r.priors[:len(legal)])
+	}
+	b.recycle(r)
+	return v, err
+}
+
+func (b *Batcher) recycle(r *batchRequest) {
+	r.ctx = nil
+	b.pool.Put(r)
+}
+
+// Close stops the worker goroutine and waits for it to exit; later
+// Evaluate calls return ErrClosed. Close is idempotent.
+func (b *Batcher) Close() error {
+	b.close.Do(func() { close(b.quit) })
+	<-b.done
+	return nil
+}
+
+// Stats returns the work counters.
+func (b *Batcher) Stats() BatcherStats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st := b.stats
+	select {
+	case <-b.done:
+	default:
+		st.Elapsed = time.Since(b.start)
+	}
+	return st
+}
+
+// loop is the worker: it gathers requests into batches and evaluates them.
+func (b *Batcher) loop() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(b.done)
+
+	batch := make([]*batchRequest, 0, b.cfg.MaxBatch)
+	obs := make([]float32, b.cfg.MaxBatch*b.obsSize)
+	logits := make([]float32, b.cfg.MaxBatch*b.actions)
+	values := make([]float32, b.cfg.MaxBatch)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+
+	for {
+		batch = batch[:0]
+		select {
+		case r := <-b.requests:
+			batch = append(batch, r)
+		case <-b.quit:
+			b.finishStats()
+			return
+		}
+		if b.cfg.MaxWait > 0 {
+			timer.Reset(b.cfg.MaxWait)
+		}
+	gather:
+		for len(batch) < b.cfg.MaxBatch {
+			if b.cfg.MaxWait == 0 {
+				select {
+				case r := <-b.requests:
+					batch = append(batch, r)
+					continue
+				default:
+					break gather
+				}
+			}
+			select {
+			case r := <-b.requests:
+				batch = append(batch, r)
+			case <-timer.C:
+				break gather
+			case <-b.quit:
+				break gather
+			}
+		}
+		timer.Stop()
+		b.run(batch, obs, logits, values)
+	}
+}
+
+// run evaluates one batch and answers its requests.
+func (b *Batcher) run(batch []*batchRequest, obs, logits, values []float32) {
+	// Drop requests whose caller has given up.
+	live := batch[:0]
+	for _, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			r.err = err
+			r.done <- struct{}{}
+			continue
+		}
+		live = append(live, r)
+	}
+	n := len(live)
+	if n == 0 {
+		return
+	}
+	for i, r := range live {
+		copy(obs[i*b.obsSize:(i+1)*b.obsSize], r.obs)
+	}
+	t0 := time.Now()
+	err := b.net.Forward(obs[:n*b.obsSize], n, logits[:n*b.actions], values[:n])
+	dt := time.Since(t0)
+	b.mu.Lock()
+	b.stats.Batches++
+	b.stats.Positions += int64(n)
+	b.stats.MaxBatchSeen = max(b.stats.MaxBatchSeen, n)
+	b.stats.ForwardTime += dt
+	b.mu.Unlock()
+	for i, r := range live {
+		if err != nil {
+			r.err = fmt.Errorf("mcts: batcher: forward of %d positions: %w", n, err)
+		} else {
+			r.value = values[i]
+			r.err = MaskedSoftmax(logits[i*b.actions:(i+1)*b.actions], r.legal, r.priors)
+		}
+		r.done <- struct{}{}
+	}
+}
+
+func (b *Batcher) finishStats() {
+	b.mu.Lock()
+	b.stats.Elapsed = time.Since(b.start)
+	b.mu.Unlock()
+}

@@ -1,0 +1,304 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/tictactoe"
+)
+
+// fakeNet is a deterministic Network: the logits and value of a position
+// are simple functions of its observation, so answers can be checked.
+// It counts calls and can be made to block or fail.
+type fakeNet struct {
+	obsSize, actions int
+	calls            atomic.Int64
+	positions        atomic.Int64
+	release          chan struct{} // if non-nil, Forward waits on it
+	entered          chan struct{} // if non-nil, Forward signals entry
+	err              error
+}
+
+func newFakeNet(g env.Game) *fakeNet {
+	return &fakeNet{obsSize: g.ObservationShape().Size(), actions: g.NumActions()}
+}
+
+// fakeOutputs computes what fakeNet returns for one observation.
+func fakeOutputs(obs []float32, actions int) (logits []float32, value float32) {
+	var h float32
+	for j, x := range obs {
+		h += x * float32(j%7+1)
+	}
+	logits = make([]float32, actions)
+	for a := range logits {
+		logits[a] = float32((a*int(h+1))%5) * 0.5
+	}
+	return logits, float32(math.Tanh(float64(h)/10 - 1))
+}
+
+func (f *fakeNet) Forward(obs []float32, n int, logits, values []float32) error {
+	f.calls.Add(1)
+	f.positions.Add(int64(n))
+	if f.entered != nil {
+		f.entered <- struct{}{}
+	}
+	if f.release != nil {
+		<-f.release
+	}
+	if f.err != nil {
+		return f.err
+	}
+	if len(obs) != n*f.obsSize || len(logits) != n*f.actions || len(values) != n {
+		return errors.New("fakeNet: bad buffer sizes")
+	}
+	for i := range n {
+		l, v := fakeOutputs(obs[i*f.obsSize:(i+1)*f.obsSize], f.actions)
+		copy(logits[i*f.actions:], l)
+		values[i] = v
+	}
+	return nil
+}
+
+// waitGoroutines waits for the goroutine count to fall back to want.
+func waitGoroutines(t *testing.T, want int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > want {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("goroutine leak: %d running, want %d\n%s", runtime.NumGoroutine(), want,
+				buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestBatcherBatchesAndRoutesAnswers(t *testing.T) {
+	base := runtime.NumGoroutine()
+	g := tictactoe.New()
+	net := newFakeNet(g)
+	const callers = 8
+	b, err := NewBatcher(net, g, BatcherConfig{MaxBatch: callers, MaxWait: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, callers)
+	for k := range callers {
+		wg.Go(func() {
+			st := position(t, k) // a different position per caller
+			legal := st.LegalActions(nil)
+			priors := make([]float32, len(legal))
+			v, err := b.Evaluate(context.Background(), st, legal, priors)
+			if err != nil {
+				errs <- err
+				return
+			}
+			obs := make([]float32, g.ObservationShape().Size())
+			st.Observation(obs)
+			logits, wantV := fakeOutputs(obs, g.NumActions())
+			want := make([]float32, len(legal))
+			if err := MaskedSoftmax(logits, legal, want); err != nil {
+				errs <- err
+				return
+			}
+			if v != wantV || !slices.Equal(priors, want) {
+				errs <- errors.New("caller got another position's answer")
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// MaxWait is long and MaxBatch equals the number of callers, so all
+	// eight requests must form one batch, answered by one Forward call.
+	st := b.Stats()
+	if net.calls.Load() != 1 || st.Batches != 1 || st.Positions != callers || st.MaxBatchSeen != callers {
+		t.Errorf("calls %d, stats %+v: want one batch of %d", net.calls.Load(), st, callers)
+	}
+	if st.MeanBatch() != callers {
+		t.Errorf("mean batch %v", st.MeanBatch())
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+	if _, err := b.Evaluate(context.Background(), position(t), []int{0}, make([]float32, 1)); !errors.Is(err, ErrClosed) {
+		t.Errorf("Evaluate after Close: %v, want ErrClosed", err)
+	}
+	waitGoroutines(t, base)
+}
+
+func TestBatcherWithConcurrentSearches(t *testing.T) {
+	base := runtime.NumGoroutine()
+	g := tictactoe.New()
+	net := newFakeNet(g)
+	b, err := NewBatcher(net, g, BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(ModePUCT, 64)
+	cfg.LeavesInFlight = 4
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for k := range 4 {
+		wg.Go(func() {
+			s, err := NewSearch(cfg, b, uint64(k))
+			if err != nil {
+				errs <- err
+				return
+			}
+			st := g.NewInitialState()
+			for !st.IsTerminal() {
+				res, err := s.Run(context.Background(), st)
+				if err != nil {
+					errs <- err
+					return
+				}
+				_ = st.ApplyAction(res.Action)
+				s.Advance(res.Action)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	st := b.Stats()
+	if st.MeanBatch() <= 1.5 || st.MaxBatchSeen < 4 {
+		t.Errorf("4 searches with 4 leaves in flight: mean batch %.2f, max %d", st.MeanBatch(), st.MaxBatchSeen)
+	}
+	if st.Positions != net.positions.Load() || st.Batches != net.calls.Load() {
+		t.Errorf("stats %+v disagree with the network's counts %d/%d", st, net.calls.Load(), net.positions.Load())
+	}
+	if st.ForwardShare() <= 0 || st.ForwardShare() > 1 {
+		t.Errorf("forward share %v", st.ForwardShare())
+	}
+	b.Close()
+	waitGoroutines(t, base)
+}
+
+func TestBatcherCancellation(t *testing.T) {
+	base := runtime.NumGoroutine()
+	g := tictactoe.New()
+	net := newFakeNet(g)
+	net.release = make(chan struct{})
+	net.entered = make(chan struct{}, 10)
+	b, err := NewBatcher(net, g, BatcherConfig{MaxBatch: 4, MaxWait: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := position(t)
+	legal := st.LegalActions(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := b.Evaluate(ctx, st, legal, make([]float32, len(legal)))
+		done <- err
+	}()
+	<-net.entered // the request is inside Forward
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Evaluate did not return after cancellation")
+	}
+	close(net.release) // let the abandoned batch finish
+	// An already-cancelled context fails without reaching the network.
+	calls := net.calls.Load()
+	if _, err := b.Evaluate(ctx, st, legal, make([]float32, len(legal))); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	b.Close()
+	if net.calls.Load() != calls {
+		t.Error("a cancelled request reached the network")
+	}
+	waitGoroutines(t, base)
+}
+
+func TestBatcherForwardError(t *testing.T) {
+	g := tictactoe.New()
+	net := newFakeNet(g)
+	net.err = errors.New("cuda on fire")
+	b, err := NewBatcher(net, g, BatcherConfig{MaxBatch: 4, MaxWait: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, err := NewSearch(testConfig(ModePUCT, 10), b, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(context.Background(), position(t)); !errors.Is(err, net.err) {
+		t.Errorf("err = %v, want the network's error", err)
+	}
+}
+
+func TestBatcherCloseUnblocksWaiters(t *testing.T) {
+	base := runtime.NumGoroutine()
+	g := tictactoe.New()
+	net := newFakeNet(g)
+	net.release = make(chan struct{})
+	net.entered = make(chan struct{}, 10)
+	b, err := NewBatcher(net, g, BatcherConfig{MaxBatch: 1, MaxWait: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := position(t)
+	legal := st.LegalActions(nil)
+	results := make(chan error, 3)
+	for range 3 {
+		go func() {
+			_, err := b.Evaluate(context.Background(), st, legal, make([]float32, len(legal)))
+			results <- err
+		}()
+	}
+	<-net.entered // one request is in Forward, two wait to be sent
+	closed := make(chan struct{})
+	go func() {
+		b.Close()
+		close(closed)
+	}()
+	time.Sleep(10 * time.Millisecond)
+	close(net.release)
+	<-closed
+	for range 3 {
+		select {
+		case err := <-results:
+			if err != nil && !errors.Is(err, ErrClosed) {
+				t.Errorf("unexpected error %v", err)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatal("a caller is still blocked after Close")
+		}
+	}
+	waitGoroutines(t, base)
+}
+
+func TestBatcherConfigValidate(t *testing.T) {
+	g := tictactoe.New()
+	for _, cfg := range []BatcherConfig{{MaxBatch: 0}, {MaxBatch: 4, MaxWait: -time.Second}} {
+		if _, err := NewBatcher(newFakeNet(g), g, cfg); err == nil {
+			t.Errorf("config %+v accepted", cfg)
+		}
+	}
+	if _, err := NewBatcher(nil, g, DefaultBatcherConfig()); err == nil {
+		t.Error("nil network accepted")
+	}
+}

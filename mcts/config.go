@@ -1,0 +1,298 @@
+package mcts
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Mode selects the root search algorithm.
+type Mode string
+
+const (
+	// ModePUCT is AlphaZero search: PUCT selection everywhere, Dirichlet
+	// noise on the root priors, the move sampled from the visit counts with
+	// the temperature schedule, and the visit distribution as policy target.
+	ModePUCT Mode = "puct"
+	// ModeGumbel is Gumbel root search (Danihelka et al. 2022, as mctx's
+	// gumbel_muzero_policy): Gumbel-top-k sampling of root actions,
+	// sequential halving over the simulation budget, the halving winner as
+	// move and the completed-Q improved policy as policy target.
+	ModeGumbel Mode = "gumbel"
+)
+
+// FPUMode is how unvisited children are valued during selection (first-play
+// urgency).
+type FPUMode string
+
+const (
+	// FPUReduction values an unvisited child at the parent's mean value
+	// minus a reduction that grows with the prior mass already explored:
+	// Q_parent - r * sqrt(sum of priors of visited children), as in Leela
+	// Chess Zero and KataGo. The parent's mean includes its own network
+	// evaluation, so the first child of a fresh node is valued at the
+	// network's value. This is the default: it makes search prefer
+	// refining good moves over trying low-prior ones, and it does not
+	// assume an optimistic or pessimistic value scale.
+	FPUReduction FPUMode = "reduction"
+	// FPUAbsolute values every unvisited child at the fixed FPUValue (from
+	// the selecting player's point of view): 0 is OpenSpiel's AlphaZero,
+	// -1 ("assume a loss") the AlphaZero pseudocode, +1 forces every root
+	// move to be tried once.
+	FPUAbsolute FPUMode = "absolute"
+)
+
+// Interior selection rules for ModeGumbel.
+const (
+	// InteriorImprovedPolicy selects at non-root nodes by mctx's
+	// deterministic rule: argmax_a pi'(a) - N(a)/(1+sum N), where pi' =
+	// softmax(logits + sigma(completed Q)) is the improved policy.
+	InteriorImprovedPolicy = "improved_policy"
+	// InteriorPUCT selects at non-root nodes by the same PUCT rule as
+	// ModePUCT.
+	InteriorPUCT = "puct"
+)
+
+// Config holds the search parameters. Start from DefaultConfig and override
+// fields (it unmarshals from YAML with the tags shown); Validate reports the
+// first bad field by its YAML name.
+type Config struct {
+	// Mode is "puct" or "gumbel".
+	Mode Mode `yaml:"mode"`
+	// Simulations is the number of simulations of a full search. With tree
+	// reuse, visits inherited from earlier searches come on top.
+	Simulations int `yaml:"simulations"`
+	// LeavesInFlight is how many leaves one search selects (using virtual
+	// loss) before waiting for their evaluations, which run concurrently;
+	// with a Batcher they join one network batch. 1 is plain sequential
+	// search.
+	LeavesInFlight int `yaml:"leaves_in_flight"`
+	// VirtualLoss is the value, as a loss for the selecting player, that
+	// each in-flight visit adds to a node's statistics during selection.
+	// 0 keeps only the extra visit count (which still lowers the
+	// exploration bonus).
+	VirtualLoss float64 `yaml:"virtual_loss"`
+
+	// CPUCT is the exploration constant c_init of PUCT:
+	// U = c(N) * P * sqrt(N_parent) / (1 + N_child).
+	CPUCT float64 `yaml:"c_puct"`
+	// CPUCTBase, when positive, grows the constant with the parent's visits
+	// as in AlphaZero: c(N) = CPUCT + log((1 + N + base) / base). 0 keeps
+	// it constant.
+	CPUCTBase float64 `yaml:"c_puct_base"`
+
+	// FPUMode is "reduction" or "absolute"; see FPUReduction and
+	// FPUAbsolute.
+	FPUMode FPUMode `yaml:"fpu_mode"`
+	// FPUReduction is the reduction r of FPUReduction mode at non-root
+	// nodes.
+	FPUReduction float64 `yaml:"fpu_reduction"`
+	// RootFPUReduction is the reduction at the root; smaller than
+	// FPUReduction so that noise-boosted moves get tried.
+	RootFPUReduction float64 `yaml:"root_fpu_reduction"`
+	// FPUValue is the value of unvisited children in FPUAbsolute mode.
+	FPUValue float64 `yaml:"fpu_value"`
+
+	// DirichletAlpha is the concentration of the root noise in ModePUCT
+	// (AlphaZero: 0.3 chess, 0.15 shogi, 0.03 Go).
+	DirichletAlpha float64 `yaml:"dirichlet_alpha"`
+	// DirichletTotalAlpha, when positive, replaces DirichletAlpha with
+	// DirichletTotalAlpha / (number of legal root actions), as KataGo does,
+	// so that the noise has the same shape however many moves are legal.
+	DirichletTotalAlpha float64 `yaml:"dirichlet_total_alpha"`
+	// DirichletEpsilon is the weight of the noise: P' = (1-e) P + e eta.
+	// 0 disables noise (evaluation games).
+	DirichletEpsilon float64 `yaml:"dirichlet_epsilon"`
+
+	// Temperature is the move-selection temperature for the first
+	// TemperatureMoves moves of a game (by State.MoveNumber) in ModePUCT:
+	// the move is sampled with probability proportional to N^(1/tau).
+	Temperature float64 `yaml:"temperature"`
+	// TemperatureMoves is the number of moves played at Temperature.
+	TemperatureMoves int `yaml:"temperature_moves"`
+	// FinalTemperature applies from move TemperatureMoves on; 0 means the
+	// most visited move.
+	FinalTemperature float64 `yaml:"final_temperature"`
+
+	// ReuseTree keeps the subtree of the played move between searches
+	// (Search.Advance).
+	ReuseTree bool `yaml:"reuse_tree"`
+
+	// Gumbel configures ModeGumbel.
+	Gumbel GumbelConfig `yaml:"gumbel"`
+	// PlayoutCap configures KataGo's playout cap randomization.
+	PlayoutCap PlayoutCapConfig `yaml:"playout_cap"`
+}
+
+// GumbelConfig holds the parameters of Gumbel root search. The names follow
+// the paper: sigma(q) = (CVisit + max_b N(b)) * CScale * q, with q the
+// completed Q-values rescaled to [0, 1] by their min and max over the node's
+// children.
+type GumbelConfig struct {
+	// MaxConsideredActions is m, the number of root actions sampled without
+	// replacement by Gumbel-top-k (mctx default 16).
+	MaxConsideredActions int `yaml:"max_considered_actions"`
+	// Scale multiplies the Gumbel noise; 1 samples the policy, 0 makes the
+	// search deterministic (evaluation games).
+	Scale float64 `yaml:"scale"`
+	// CVisit is c_visit (50 in the paper and mctx).
+	CVisit float64 `yaml:"c_visit"`
+	// CScale is c_scale (1.0 in the paper for Go and chess; mctx's
+	// value_scale defaults to 0.1).
+	CScale float64 `yaml:"c_scale"`
+	// Interior is the selection rule below the root: "improved_policy"
+	// (mctx, the default) or "puct".
+	Interior string `yaml:"interior"`
+}
+
+// PlayoutCapConfig holds the parameters of playout cap randomization
+// (Wu 2019, KataGo): each search is full with probability FullProbability
+// and cheap otherwise. Cheap searches use CheapSimulations simulations and
+// no exploration noise, and their results are flagged so that they are not
+// used as policy targets.
+type PlayoutCapConfig struct {
+	// Enabled turns randomization on; when off every search is full.
+	Enabled bool `yaml:"enabled"`
+	// FullProbability is the probability of a full search (KataGo: 0.25).
+	FullProbability float64 `yaml:"full_probability"`
+	// CheapSimulations is the budget of a cheap search (must be below
+	// Simulations).
+	CheapSimulations int `yaml:"cheap_simulations"`
+}
+
+// DefaultConfig returns AlphaZero-like settings for PUCT mode, with tree
+// reuse, Leela/KataGo-style first-play urgency and mctx's Gumbel defaults
+// ready for ModeGumbel.
+func DefaultConfig() Config {
+	return Config{
+		Mode:             ModePUCT,
+		Simulations:      200,
+		LeavesInFlight:   1,
+		VirtualLoss:      1,
+		CPUCT:            1.25,
+		CPUCTBase:        19652,
+		FPUMode:          FPUReduction,
+		FPUReduction:     0.25,
+		RootFPUReduction: 0.1,
+		FPUValue:         0,
+		DirichletAlpha:   0.3,
+		DirichletEpsilon: 0.25,
+		Temperature:      1,
+		TemperatureMoves: 10,
+		FinalTemperature: 0,
+		ReuseTree:        true,
+		Gumbel: GumbelConfig{
+			MaxConsideredActions: 16,
+			Scale:                1,
+			CVisit:               50,
+			CScale:               1,
+			Interior:             InteriorImprovedPolicy,
+		},
+		PlayoutCap: PlayoutCapConfig{
+			Enabled:          false,
+			FullProbability:  0.25,
+			CheapSimulations: 32,
+		},
+	}
+}
+
+// Validate checks every field and returns an error naming the first bad one.
+func (c Config) Validate() error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	bad := func(field string, v any, want string) error {
+		return fmt.Errorf("mcts config: %s = %v: %s", field, v, want)
+	}
+	switch c.Mode {
+	case ModePUCT, ModeGumbel:
+	default:
+		return bad("mode", fmt.Sprintf("%q", c.Mode), `want "puct" or "gumbel"`)
+	}
+	if c.Simulations < 1 {
+		return bad("simulations", c.Simulations, "want at least 1")
+	}
+	if c.LeavesInFlight < 1 {
+		return bad("leaves_in_flight", c.LeavesInFlight, "want at least 1")
+	}
+	if !finite(c.VirtualLoss) || c.VirtualLoss < 0 {
+		return bad("virtual_loss", c.VirtualLoss, "want a finite value >= 0")
+	}
+	if !finite(c.CPUCT) || c.CPUCT <= 0 {
+		return bad("c_puct", c.CPUCT, "want a finite value > 0")
+	}
+	if !finite(c.CPUCTBase) || c.CPUCTBase < 0 {
+		return bad("c_puct_base", c.CPUCTBase, "want a finite value >= 0 (0 disables)")
+	}
+	switch c.FPUMode {
+	case FPUReduction, FPUAbsolute:
+	default:
+		return bad("fpu_mode", fmt.Sprintf("%q", c.FPUMode), `want "reduction" or "absolute"`)
+	}
+	if !finite(c.FPUReduction) || c.FPUReduction < 0 {
+		return bad("fpu_reduction", c.FPUReduction, "want a finite value >= 0")
+	}
+	if !finite(c.RootFPUReduction) || c.RootFPUReduction < 0 {
+		return bad("root_fpu_reduction", c.RootFPUReduction, "want a finite value >= 0")
+	}
+	if !finite(c.FPUValue) || c.FPUValue < -1 || c.FPUValue > 1 {
+		return bad("fpu_value", c.FPUValue, "want a value in [-1, 1]")
+	}
+	if !finite(c.DirichletEpsilon) || c.DirichletEpsilon < 0 || c.DirichletEpsilon > 1 {
+		return bad("dirichlet_epsilon", c.DirichletEpsilon, "want a value in [0, 1]")
+	}
+	if !finite(c.DirichletTotalAlpha) || c.DirichletTotalAlpha < 0 {
+		return bad("dirichlet_total_alpha", c.DirichletTotalAlpha, "want a finite value >= 0 (0 disables)")
+	}
+	if c.DirichletEpsilon > 0 && c.DirichletTotalAlpha == 0 && (!finite(c.DirichletAlpha) || c.DirichletAlpha <= 0) {
+		return bad("dirichlet_alpha", c.DirichletAlpha, "want a finite value > 0 when dirichlet_epsilon > 0")
+	}
+	if !finite(c.Temperature) || c.Temperature < 0 {
+		return bad("temperature", c.Temperature, "want a finite value >= 0")
+	}
+	if c.TemperatureMoves < 0 {
+		return bad("temperature_moves", c.TemperatureMoves, "want a value >= 0")
+	}
+	if !finite(c.FinalTemperature) || c.FinalTemperature < 0 {
+		return bad("final_temperature", c.FinalTemperature, "want a finite value >= 0")
+	}
+	g := c.Gumbel
+	if g.MaxConsideredActions < 1 {
+		return bad("gumbel.max_considered_actions", g.MaxConsideredActions, "want at least 1")
+	}
+	if !finite(g.Scale) || g.Scale < 0 {
+		return bad("gumbel.scale", g.Scale, "want a finite value >= 0")
+	}
+	if !finite(g.CVisit) || g.CVisit < 0 {
+		return bad("gumbel.c_visit", g.CVisit, "want a finite value >= 0")
+	}
+	if !finite(g.CScale) || g.CScale <= 0 {
+		return bad("gumbel.c_scale", g.CScale, "want a finite value > 0")
+	}
+	switch g.Interior {
+	case InteriorImprovedPolicy, InteriorPUCT:
+	default:
+		return bad("gumbel.interior", fmt.Sprintf("%q", g.Interior), `want "improved_policy" or "puct"`)
+	}
+	p := c.PlayoutCap
+	if p.Enabled {
+		if !finite(p.FullProbability) || p.FullProbability <= 0 || p.FullProbability > 1 {
+			return bad("playout_cap.full_probability", p.FullProbability, "want a value in (0, 1]")
+		}
+		if p.CheapSimulations < 1 || p.CheapSimulations >= c.Simulations {
+			return bad("playout_cap.cheap_simulations", p.CheapSimulations,
+				fmt.Sprintf("want a value in [1, simulations=%d)", c.Simulations))
+		}
+	}
+	return nil
+}
+
+// TemperatureAt returns the move-selection temperature for a position with
+// the given move number.
+func (c Config) TemperatureAt(moveNumber int) float64 {
+	if moveNumber < c.TemperatureMoves {
+		return c.Temperature
+	}
+	return c.FinalTemperature
+}
+
+// ErrTerminal is returned when a search is asked to run on a finished game.
+var ErrTerminal = errors.New("mcts: cannot search a terminal state")

@@ -1,0 +1,622 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/zerokit/zerokit/env"
+)
+
+// Search runs Monte Carlo tree searches for one game at a time and keeps
+// the tree between moves. It is not safe for concurrent use: a self-play
+// worker owns one Search per game and runs many games in parallel with one
+// shared Evaluator (typically a Batcher).
+//
+// A self-play loop looks like:
+//
+//	s, err := mcts.NewSearch(cfg, eval, seed)
+//	state := game.NewInitialState()
+//	for !state.IsTerminal() {
+//		res, err := s.Run(ctx, state)
+//		// store res.Policy (if res.Full) for training
+//		state.ApplyAction(res.Action)
+//		s.Advance(res.Action)
+//	}
+type Search struct {
+	cfg  Config
+	eval Evaluator
+	rng  *rand.Rand
+	t    tree
+
+	leaves     []leafSlot
+	collisions []int32
+	stats      SearchStats
+
+	// Per-search root data, indexed like the root's children.
+	rootPrior  []float32 // PUCT: priors with Dirichlet noise
+	noise      []float64
+	gumbel     []float64 // Gumbel: g(a), scaled
+	rootLogits []float64 // Gumbel: log prior
+	runVisits  []int32   // Gumbel: this search's visits, in flight included
+	sequence   []int32   // Gumbel: considered-visit sequence of this search
+	seqKey     [2]int
+	scratch    gumbelScratch
+}
+
+// leafSlot is one leaf awaiting evaluation.
+type leafSlot struct {
+	node   int32
+	legal  []int
+	priors []float32
+	value  float32
+	err    error
+}
+
+// SearchStats counts work done by a Search since it was created.
+type SearchStats struct {
+	// Searches is the number of Run calls that returned a result.
+	Searches int
+	// Simulations is the number of completed simulations.
+	Simulations int
+	// Evaluations is the number of Evaluator calls.
+	Evaluations int
+	// Rounds is the number of times the search waited for a group of
+	// concurrent evaluations; Evaluations/Rounds is the mean number of
+	// leaves in flight.
+	Rounds int
+	// Collisions counts descents that ended at a leaf already in flight.
+	Collisions int
+}
+
+// Result is the outcome of one search. Slices are freshly allocated and
+// indexed like Actions.
+type Result struct {
+	// Action is the move to play.
+	Action int
+	// Player is the player to move at the root.
+	Player int
+	// Actions are the legal actions at the root, in increasing order.
+	Actions []int
+	// Visits are the root children's visit counts, including visits kept
+	// from earlier searches by tree reuse.
+	Visits []int
+	// Policy is the policy training target: the visit distribution in
+	// ModePUCT, softmax(logits + sigma(completed Q)) in ModeGumbel.
+	Policy []float32
+	// Priors are the evaluator's root priors, without noise.
+	Priors []float32
+	// Q are the children's mean values from the root player's point of
+	// view (0 for unvisited children).
+	Q []float32
+	// Value is the root's mean value for the player to move.
+	Value float32
+	// NetworkValue is the evaluator's value of the root.
+	NetworkValue float32
+	// Full reports a full search. Only full searches should be used as
+	// policy targets (playout cap randomization).
+	Full bool
+	// Simulations is the number of simulations this search ran.
+	Simulations int
+	// ReusedVisits is the root's visit count inherited from earlier
+	// searches by tree reuse.
+	ReusedVisits int
+	// TreeSize is the number of nodes in the tree after the search.
+	TreeSize int
+}
+
+// DensePolicy spreads Policy over the full action space of size numActions.
+func (r Result) DensePolicy(numActions int) ([]float32, error) {
+	out := make([]float32, numActions)
+	for i, a := range r.Actions {
+		if a < 0 || a >= numActions {
+			return nil, fmt.Errorf("mcts: dense policy: action %d outside [0, %d)", a, numActions)
+		}
+		out[a] = r.Policy[i]
+	}
+	return out, nil
+}
+
+// NewSearch validates cfg and returns a Search using eval, whose random
+// choices (playout cap, root noise, move sampling) come from a PCG generator
+// seeded with seed.
+func NewSearch(cfg Config, eval Evaluator, seed uint64) (*Search, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if eval == nil {
+		return nil, errors.New("mcts: nil evaluator")
+	}
+	return &Search{
+		cfg:  cfg,
+		eval: eval,
+		rng:  rand.New(rand.NewPCG(seed, 0x5ea5c4)),
+	}, nil
+}
+
+// Config returns the search's configuration.
+func (s *Search) Config() Config { return s.cfg }
+
+// Stats returns the work counters.
+func (s *Search) Stats() SearchStats { return s.stats }
+
+// Reset discards the tree.
+func (s *Search) Reset() { s.t.reset() }
+
+// TreeSize is the number of nodes currently in the tree.
+func (s *Search) TreeSize() int { return len(s.t.nodes) }
+
+// Advance tells the search that action was played from the position of the
+// last search (by either player), so that the next search can start from
+// the corresponding subtree. Without tree reuse, or if that child was never
+// expanded, the tree is discarded. Run checks that the position it is given
+// matches the kept root, so a wrong Advance only costs the reuse.
+func (s *Search) Advance(action int) {
+	if !s.cfg.ReuseTree {
+		s.t.reset()
+		return
+	}
+	s.t.advance(action)
+}
+
+// Run searches from state (which it does not modify) and returns the move
+// to play with the training targets. A cancelled context or an evaluator
+// error aborts the search, discards the tree and returns the error.
+func (s *Search) Run(ctx context.Context, state env.State) (Result, error) {
+	if state.IsTerminal() {
+		return Result{}, ErrTerminal
+	}
+	if !s.cfg.ReuseTree || !s.rootMatches(state) {
+		s.t.reset()
+	}
+	res, err := s.run(ctx, state)
+	if err != nil {
+		s.t.reset()
+		return Result{}, err
+	}
+	s.stats.Searches++
+	return res, nil
+}
+
+func (s *Search) rootMatches(state env.State) bool {
+	if s.t.empty() {
+		return false
+	}
+	r := s.t.nodes[0].state
+	return r.Hash() == state.Hash() && r.MoveNumber() == state.MoveNumber() &&
+		r.CurrentPlayer() == state.CurrentPlayer()
+}
+
+func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
+	if s.t.empty() {
+		s.t.setRoot(state.Clone())
+	}
+	if s.t.nodes[0].status != stExpanded {
+		// Evaluate the root on its own; this is not a simulation.
+		s.leaves = s.leaves[:0]
+		s.addLeaf(0)
+		if err := s.evaluateLeaves(ctx); err != nil {
+			return Result{}, err
+		}
+		if err := s.expand(&s.leaves[0]); err != nil {
+			return Result{}, err
+		}
+	}
+	reused := int(s.t.nodes[0].visits) - 1
+
+	full := true
+	if s.cfg.PlayoutCap.Enabled && s.rng.Float64() >= s.cfg.PlayoutCap.FullProbability {
+		full = false
+	}
+	sims := s.cfg.Simulations
+	if !full {
+		sims = s.cfg.PlayoutCap.CheapSimulations
+	}
+	s.prepareRoot(full, sims)
+
+	done := 0
+	for done < sims {
+		if err := ctx.Err(); err != nil {
+			return Result{}, fmt.Errorf("mcts: search: %w", err)
+		}
+		n, err := s.round(ctx, done, sims)
+		if err != nil {
+			return Result{}, err
+		}
+		if n == 0 {
+			// Unreachable: a round starts with no leaf in flight, so its
+			// first descent completes or queues a simulation.
+			return Result{}, errors.New("mcts: internal error: a search round made no progress")
+		}
+		done += n
+	}
+	s.stats.Simulations += done
+	res := s.result(state, full, done, reused)
+	return res, nil
+}
+
+// prepareRoot sets up the per-search root data: noisy priors for PUCT, the
+// Gumbel noise, logits and halving schedule for Gumbel.
+func (s *Search) prepareRoot(full bool, sims int) {
+	root := &s.t.nodes[0]
+	n := int(root.nchild)
+	children := s.t.nodes[root.first : root.first+root.nchild]
+	switch s.cfg.Mode {
+	case ModePUCT:
+		s.rootPrior = grow(s.rootPrior, n)
+		for i := range children {
+			s.rootPrior[i] = children[i].prior
+		}
+		if full && s.cfg.DirichletEpsilon > 0 && n > 1 {
+			alpha := s.cfg.DirichletAlpha
+			if s.cfg.DirichletTotalAlpha > 0 {
+				alpha = s.cfg.DirichletTotalAlpha / float64(n)
+			}
+			s.noise = grow(s.noise, n)
+			dirichlet(s.rng, alpha, s.noise)
+			eps := s.cfg.DirichletEpsilon
+			for i := range s.rootPrior {
+				s.rootPrior[i] = float32((1-eps)*float64(s.rootPrior[i]) + eps*s.noise[i])
+			}
+		}
+	case ModeGumbel:
+		s.gumbel = grow(s.gumbel, n)
+		s.rootLogits = grow(s.rootLogits, n)
+		s.runVisits = grow(s.runVisits, n)
+		scale := s.cfg.Gumbel.Scale
+		if !full {
+			scale = 0
+		}
+		for i := range children {
+			s.rootLogits[i] = logit(children[i].prior)
+			s.gumbel[i] = 0
+			if scale > 0 {
+				s.gumbel[i] = scale * sampleGumbel(s.rng)
+			}
+			s.runVisits[i] = 0
+		}
+		m := min(s.cfg.Gumbel.MaxConsideredActions, n)
+		if s.seqKey != [2]int{m, sims} || s.sequence == nil {
+			s.sequence = consideredVisitSequence(m, sims)
+			s.seqKey = [2]int{m, sims}
+		}
+	}
+}
+
+// round selects up to LeavesInFlight leaves, evaluates them concurrently,
+// and backs them up. It returns the number of completed simulations.
+func (s *Search) round(ctx context.Context, done, sims int) (int, error) {
+	s.leaves = s.leaves[:0]
+	s.collisions = s.collisions[:0]
+	completed := 0
+	limit := s.cfg.LeavesInFlight
+gather:
+	for len(s.leaves) < limit && done+completed+len(s.leaves) < sims && len(s.collisions) < limit {
+		leaf, rootChild, fresh, err := s.selectLeaf(done + completed + len(s.leaves))
+		if err != nil {
+			return 0, err
+		}
+		nd := &s.t.nodes[leaf]
+		switch {
+		case nd.status == stTerminal:
+			s.countRootVisit(rootChild)
+			s.t.backup(leaf, float64(nd.value))
+			completed++
+		case fresh:
+			s.countRootVisit(rootChild)
+			s.t.addVirtual(leaf, 1)
+			s.addLeaf(leaf)
+		default:
+			// A leaf already in flight: keep virtual loss on the path so
+			// that the next descent avoids it, and undo it afterwards.
+			s.t.addVirtual(leaf, 1)
+			s.collisions = append(s.collisions, leaf)
+			s.stats.Collisions++
+			if s.cfg.Mode == ModeGumbel && leaf == rootChild {
+				// The Gumbel schedule ignores virtual loss at the root,
+				// so retrying would pick the same root child again.
+				break gather
+			}
+		}
+	}
+	if len(s.leaves) == 0 {
+		return completed, nil
+	}
+	if err := s.evaluateLeaves(ctx); err != nil {
+		return 0, err
+	}
+	for _, c := range s.collisions {
+		s.t.addVirtual(c, -1)
+	}
+	for i := range s.leaves {
+		s.t.addVirtual(s.leaves[i].node, -1)
+	}
+	for i := range s.leaves {
+		if err := s.expand(&s.leaves[i]); err != nil {
+			return 0, err
+		}
+	}
+	return completed + len(s.leaves), nil
+}
+
+func (s *Search) countRootVisit(rootChild int32) {
+	if s.cfg.Mode == ModeGumbel && rootChild >= 0 {
+		s.runVisits[rootChild-s.t.nodes[0].first]++
+	}
+}
+
+// selectLeaf descends from the root to a node that is terminal, pending
+// (a collision with a leaf in flight) or unvisited; it creates the position
+// of an unvisited node and marks it pending (fresh) unless it is terminal.
+// sim is the index of this simulation within the search (for the Gumbel
+// schedule). It also returns the root child on the path.
+func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err error) {
+	idx := int32(0)
+	rootChild = -1
+	for {
+		nd := &s.t.nodes[idx]
+		switch nd.status {
+		case stTerminal, stPending:
+			return idx, rootChild, false, nil
+		case stUnvisited:
+			st := s.t.nodes[nd.parent].state.Clone()
+			if err := st.ApplyAction(int(nd.action)); err != nil {
+				return 0, 0, false, fmt.Errorf("mcts: applying legal action %d: %w", nd.action, err)
+			}
+			nd.state = st
+			if st.IsTerminal() {
+				nd.status = stTerminal
+				nd.value = st.Returns()[0]
+				return idx, rootChild, false, nil
+			}
+			nd.status = stPending
+			return idx, rootChild, true, nil
+		}
+		var next int32
+		switch {
+		case idx == 0 && s.cfg.Mode == ModeGumbel:
+			next = s.selectGumbelRoot(sim)
+		case s.cfg.Mode == ModeGumbel && s.cfg.Gumbel.Interior == InteriorImprovedPolicy:
+			next = s.selectImproved(idx)
+		default:
+			next = s.selectPUCT(idx)
+		}
+		if idx == 0 {
+			rootChild = next
+		}
+		idx = next
+	}
+}
+
+// selectPUCT picks the child of an expanded node maximising
+// Q + c * P * sqrt(N) / (1 + n), counting in-flight visits as losses.
+//
+// It makes one pass over the children: all unvisited children share the
+// first-play-urgency value, so the best of them is the one with the highest
+// prior, and the FPU (which depends on the prior mass of visited children)
+// is only needed once at the end. Ties go to the lower index.
+func (s *Search) selectPUCT(idx int32) int32 {
+	nd := &s.t.nodes[idx]
+	cfg := &s.cfg
+	sg := sign(nd.player)
+	nParent := float64(nd.visits + nd.vl)
+	c := cfg.CPUCT
+	if cfg.CPUCTBase > 0 {
+		c += math.Log((1 + nParent + cfg.CPUCTBase) / cfg.CPUCTBase)
+	}
+	cs := c * math.Sqrt(nParent)
+	children := s.t.nodes[nd.first : nd.first+nd.nchild]
+	isRoot := idx == 0
+	noisy := isRoot && cfg.Mode == ModePUCT
+	vloss := cfg.VirtualLoss
+	bestV, bestVScore := -1, math.Inf(-1) // best visited child
+	bestU, bestUPrior := -1, -1.0         // highest-prior unvisited child
+	visitedPrior := 0.0
+	for i := range children {
+		ch := &children[i]
+		p := float64(ch.prior)
+		if noisy {
+			p = float64(s.rootPrior[i])
+		}
+		n := ch.visits + ch.vl
+		if n == 0 {
+			if p > bestUPrior {
+				bestU, bestUPrior = i, p
+			}
+			continue
+		}
+		visitedPrior += p
+		fn := float64(n)
+		score := (sg*ch.w0-float64(ch.vl)*vloss)/fn + cs*p/(1+fn)
+		if score > bestVScore {
+			bestV, bestVScore = i, score
+		}
+	}
+	if bestU >= 0 {
+		var fpu float64
+		if cfg.FPUMode == FPUAbsolute {
+			fpu = cfg.FPUValue
+		} else {
+			red := cfg.FPUReduction
+			if isRoot {
+				red = cfg.RootFPUReduction
+			}
+			fpu = sg*nd.w0/float64(max(nd.visits, 1)) - red*math.Sqrt(visitedPrior)
+		}
+		score := fpu + cs*bestUPrior
+		if bestV < 0 || score > bestVScore || (score == bestVScore && bestU < bestV) {
+			bestV = bestU
+		}
+	}
+	return nd.first + int32(bestV)
+}
+
+// addLeaf queues node for evaluation, filling its legal actions.
+func (s *Search) addLeaf(n int32) {
+	if len(s.leaves) < cap(s.leaves) {
+		s.leaves = s.leaves[:len(s.leaves)+1]
+	} else {
+		s.leaves = append(s.leaves, leafSlot{})
+	}
+	l := &s.leaves[len(s.leaves)-1]
+	l.node = n
+	l.legal = s.t.nodes[n].state.LegalActions(l.legal)
+	l.priors = grow(l.priors, len(l.legal))
+	l.value, l.err = 0, nil
+}
+
+// evaluateLeaves runs the evaluator on every queued leaf, concurrently when
+// there are several, and returns the first error.
+func (s *Search) evaluateLeaves(ctx context.Context) error {
+	s.stats.Rounds++
+	s.stats.Evaluations += len(s.leaves)
+	if len(s.leaves) == 1 {
+		s.evaluateLeaf(ctx, 0)
+	} else {
+		var wg sync.WaitGroup
+		for i := 1; i < len(s.leaves); i++ {
+			wg.Go(func() { s.evaluateLeaf(ctx, i) })
+		}
+		s.evaluateLeaf(ctx, 0)
+		wg.Wait()
+	}
+	for i := range s.leaves {
+		if err := s.leaves[i].err; err != nil {
+			return fmt.Errorf("mcts: evaluate: %w", err)
+		}
+	}
+	return nil
+}
+
+// evaluateLeaf evaluates leaf i. Concurrent calls touch distinct slots and
+// only read the tree, which does not change until they all return.
+func (s *Search) evaluateLeaf(ctx context.Context, i int) {
+	l := &s.leaves[i]
+	l.value, l.err = s.eval.Evaluate(ctx, s.t.nodes[l.node].state, l.legal, l.priors)
+}
+
+// expand creates the children of an evaluated leaf and backs up its value.
+func (s *Search) expand(l *leafSlot) error {
+	v := l.value
+	if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+		return fmt.Errorf("mcts: evaluator returned value %v", v)
+	}
+	v = min(max(v, -1), 1)
+	if len(l.legal) == 0 {
+		return fmt.Errorf("mcts: non-terminal state without legal actions:\n%s", s.t.nodes[l.node].state)
+	}
+	var sum float32
+	for i, p := range l.priors[:len(l.legal)] {
+		if !(p >= 0) || math.IsInf(float64(p), 0) {
+			return fmt.Errorf("mcts: evaluator returned prior %v for action %d", p, l.legal[i])
+		}
+		sum += p
+	}
+	if !(sum > 0) {
+		return fmt.Errorf("mcts: evaluator priors sum to %v", sum)
+	}
+	inv := 1 / sum
+	first := int32(len(s.t.nodes))
+	for i, a := range l.legal {
+		s.t.nodes = append(s.t.nodes, node{
+			parent: l.node,
+			action: int32(a),
+			prior:  l.priors[i] * inv,
+		})
+	}
+	nd := &s.t.nodes[l.node]
+	nd.first = first
+	nd.nchild = int32(len(l.legal))
+	nd.player = int8(nd.state.CurrentPlayer())
+	nd.value = v
+	nd.status = stExpanded
+	s.t.backup(l.node, sign(nd.player)*float64(v))
+	return nil
+}
+
+// result builds the Result of a finished search.
+func (s *Search) result(state env.State, full bool, sims, reused int) Result {
+	root := &s.t.nodes[0]
+	n := int(root.nchild)
+	children := s.t.nodes[root.first : root.first+root.nchild]
+	sg := sign(root.player)
+	res := Result{
+		Player:       int(root.player),
+		Actions:      make([]int, n),
+		Visits:       make([]int, n),
+		Policy:       make([]float32, n),
+		Priors:       make([]float32, n),
+		Q:            make([]float32, n),
+		Value:        float32(sg * root.w0 / float64(root.visits)),
+		NetworkValue: root.value,
+		Full:         full,
+		Simulations:  sims,
+		ReusedVisits: reused,
+		TreeSize:     len(s.t.nodes),
+	}
+	total := 0
+	for i := range children {
+		ch := &children[i]
+		res.Actions[i] = int(ch.action)
+		res.Visits[i] = int(ch.visits)
+		res.Priors[i] = ch.prior
+		if ch.visits > 0 {
+			res.Q[i] = float32(sg * ch.w0 / float64(ch.visits))
+		}
+		total += int(ch.visits)
+	}
+	switch s.cfg.Mode {
+	case ModeGumbel:
+		res.Action = int(children[s.gumbelResult(res.Policy)].action)
+	default:
+		for i := range res.Policy {
+			res.Policy[i] = float32(res.Visits[i]) / float32(max(total, 1))
+		}
+		res.Action = res.Actions[s.pickByVisits(res, s.cfg.TemperatureAt(state.MoveNumber()))]
+	}
+	return res
+}
+
+// pickByVisits samples a child with probability proportional to
+// N^(1/tau), or takes the most visited (ties to the higher prior, then the
+// lower action) when tau is 0.
+func (s *Search) pickByVisits(res Result, tau float64) int {
+	best := 0
+	for i := range res.Visits {
+		if res.Visits[i] > res.Visits[best] ||
+			(res.Visits[i] == res.Visits[best] && res.Priors[i] > res.Priors[best]) {
+			best = i
+		}
+	}
+	if tau < 1e-6 || res.Visits[best] == 0 {
+		return best
+	}
+	logMax := math.Log(float64(res.Visits[best]))
+	weights := make([]float64, len(res.Visits))
+	sum := 0.0
+	for i, v := range res.Visits {
+		if v > 0 {
+			weights[i] = math.Exp((math.Log(float64(v)) - logMax) / tau)
+			sum += weights[i]
+		}
+	}
+	u := s.rng.Float64() * sum
+	for i, w := range weights {
+		if u < w {
+			return i
+		}
+		u -= w
+	}
+	return best
+}
+
+// grow returns buf resized to n, reallocating only when needed.
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	return buf[:n]
+}

@@ -1,0 +1,225 @@
+"""Tests of the referee adapter against a real zerokit serve."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import unittest
+from unittest import mock
+
+import fake_referee
+import random_player
+import testsupport
+import zerokit_player as zp
+
+
+class TestActionCodec(unittest.TestCase):
+
+    def test_from_json(self):
+        cases = [('[3, 4]', (3, 4)), ('[[3, 4], [3, 5]]', ((3, 4), (3, 5))),
+                 ('null', None), ('[0,7]', (0, 7))]
+        for text, want in cases:
+            self.assertEqual(zp.action_from_json(text), want)
+
+    def test_from_json_rejects(self):
+        for text in ['[3]', '[3, 4, 5]', '[true, 4]', '[3.0, 4]', '"x"',
+                     '[[3, 4]]', '[[3, 4], [3]]', 'nul', '', '{}']:
+            with self.assertRaises(zp.ZerokitProtocolError, msg=text):
+                zp.action_from_json(text)
+
+    def test_to_json(self):
+        self.assertEqual(zp.action_to_json((3, 4)), '[3, 4]')
+        self.assertEqual(zp.action_to_json(((3, 4), (3, 5))),
+                         '[[3, 4], [3, 5]]')
+        self.assertEqual(zp.action_to_json(None), 'null')
+        with self.assertRaises(zp.ZerokitProtocolError):
+            zp.action_to_json(object())
+        with self.assertRaises(zp.ZerokitProtocolError):
+            zp.action_to_json((float('nan'), 1))
+
+
+class TestConfig(testsupport.AdapterTestCase):
+
+    def module(self, conf):
+        """A module path whose config file holds conf."""
+        mod = os.path.join(self.tmp.name, 'player.py')
+        with open(os.path.join(self.tmp.name, 'player.json'), 'w') as f:
+            f.write(conf if isinstance(conf, str) else json.dumps(conf))
+        for k in ('ZEROKIT_CONFIG', 'ZEROKIT_BIN', 'ZEROKIT_AGENT',
+                  'ZEROKIT_TIMEOUT'):
+            os.environ.pop(k, None)
+        return mod
+
+    def test_file_and_defaults(self):
+        mod = self.module({'binary': 'bin/zk', 'agent': 'greedy',
+                           'args': ['-game-time', '55s']})
+        c = zp.load_config(mod)
+        self.assertEqual(c['binary'], os.path.join(self.tmp.name, 'bin/zk'))
+        self.assertEqual(c['agent'], 'greedy')
+        self.assertEqual(c['args'], ['-game-time', '55s'])
+        self.assertIsNone(c['address'])
+        self.assertEqual(c['timeout'], zp.DEFAULT_TIMEOUT)
+
+    def test_environment_overrides_file(self):
+        mod = self.module({'binary': '/x/zk', 'agent': 'greedy', 'timeout': 5})
+        with mock.patch.dict(os.environ, {
+                'ZEROKIT_AGENT': 'alphabeta:depth=2',
+                'ZEROKIT_ARGS': "-move-time '1s'", 'ZEROKIT_TIMEOUT': '0'}):
+            c = zp.load_config(mod)
+        self.assertEqual(c['binary'], '/x/zk')
+        self.assertEqual(c['agent'], 'alphabeta:depth=2')
+        self.assertEqual(c['args'], ['-move-time', '1s'])
+        self.assertIsNone(c['timeout'])
+
+    def test_bad_configs(self):
+        cases = [
+            ('{"agnt": "x"}', 'unknown key'),
+            ('[1]', 'want a JSON object'),
+            ('{', 'config file'),
+            ('{"args": "-v"}', 'want a list of strings'),
+            ('{"timeout": -1}', 'seconds >= 0'),
+            ('{"timeout": true}', 'seconds >= 0'),
+            ('{"address": "localhost"}', 'host:port'),
+            ('{"address": "localhost:http"}', 'host:port'),
+            ('{"agent": ""}', 'agent spec'),
+        ]
+        for conf, want in cases:
+            with self.subTest(conf=conf):
+                mod = self.module(conf)
+                with self.assertRaisesRegex(zp.ZerokitConfigError, want):
+                    zp.load_config(mod)
+
+    def test_missing_explicit_config(self):
+        os.environ['ZEROKIT_CONFIG'] = os.path.join(self.tmp.name, 'no.json')
+        with self.assertRaisesRegex(zp.ZerokitConfigError, 'not a file'):
+            zp.load_config()
+
+
+class TestPlayer(testsupport.AdapterTestCase):
+
+    def play(self, white, black):
+        result = fake_referee.play(white, black, self.binary, max_turns=2000)
+        self.assertIsNone(result.invalid)
+        self.assertIn(result.winner, ('W', 'B', 'draw'))
+        self.assertGreater(len(result.actions), 24)
+        return result
+
+    def test_full_games_against_python_random(self):
+        for seed in ('1', '2'):
+            with self.subTest(seed=seed), \
+                    mock.patch.dict(os.environ, {'RANDOM_PLAYER_SEED': seed}):
+                self.play(zp.Player, random_player.Player)
+                self.play(random_player.Player, zp.Player)
+
+    def test_zerokit_against_itself(self):
+        with mock.patch.dict(os.environ, {'ZEROKIT_AGENT': 'greedy'}):
+            self.play(zp.Player, zp.Player)
+
+    def test_error_responses_raise_and_session_survives(self):
+        p = zp.Player('white')
+        self.addCleanup(p.close)
+        with self.assertRaisesRegex(zp.ZerokitProtocolError,
+                                    'turn counter mismatch'):
+            p.action(5)
+        with self.assertRaisesRegex(zp.ZerokitProtocolError, 'my turn'):
+            p.update((3, 4))
+        x, y = p.action(0)
+        self.assertTrue(0 <= x < 8 and 0 <= y <= 5)
+        with self.assertRaisesRegex(zp.ZerokitProtocolError, 'starting zone'):
+            p.update((3, 1))
+        with self.assertRaisesRegex(zp.ZerokitProtocolError,
+                                    'invalid place action representation'):
+            p.update(((3, 4), (3, 5)))
+        with self.assertRaisesRegex(zp.ZerokitProtocolError, 'occupied'):
+            p.update((x, y))
+        p.update((3, 6) if (x, y) != (3, 6) else (4, 6))
+        self.assertIsNotNone(p.action(2))
+        with self.assertRaises(TypeError):
+            p.action('2')
+
+    def test_bad_colour(self):
+        with self.assertRaises(ValueError):
+            zp.Player('red')
+
+    def test_dead_process(self):
+        p = zp.Player('white')
+        p.conn.proc.kill()
+        p.conn.proc.wait()
+        with self.assertRaisesRegex(zp.ZerokitDied, 'exit status'):
+            p.action(0)
+        p.close()
+        p.close()
+
+    def test_bad_agent_spec_reports_stderr(self):
+        os.environ['ZEROKIT_AGENT'] = 'nope'
+        with self.assertRaisesRegex(zp.ZerokitDied,
+                                    '(?s)exit status 1.*unknown kind "nope"'):
+            zp.Player('white')
+
+    def test_missing_binary(self):
+        os.environ['ZEROKIT_BIN'] = os.path.join(self.tmp.name, 'none')
+        with self.assertRaisesRegex(zp.ZerokitDied, 'cannot start'):
+            zp.Player('white')
+
+    def test_timeout(self):
+        os.environ['ZEROKIT_BIN'] = self.script('silent', 'cat >/dev/null\n')
+        os.environ['ZEROKIT_TIMEOUT'] = '0.3'
+        with self.assertRaisesRegex(zp.ZerokitTimeout, 'within 0.3 s'):
+            zp.Player('white')
+
+    def test_nonsense_response(self):
+        os.environ['ZEROKIT_BIN'] = self.script(
+            'nonsense', "read l; echo ok; read l; echo '[1, 2, 3]'; "
+            "cat >/dev/null\n")
+        p = zp.Player('white')
+        self.addCleanup(p.close)
+        with self.assertRaisesRegex(zp.ZerokitProtocolError, r'\[1, 2, 3\]'):
+            p.action(0)
+
+
+class TestNetworkPlay(testsupport.AdapterTestCase):
+    """Players connect to one zerokit serve -listen process."""
+
+    def setUp(self):
+        super().setUp()
+        self.server = subprocess.Popen(
+            [self.binary, 'serve', '-listen', '127.0.0.1:0', '-agent',
+             'greedy', '-v'], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.addCleanup(self.stop_server)
+        line = self.server.stderr.readline().decode()
+        m = re.search(r'listening on (\S+)', line)
+        self.assertIsNotNone(m, 'server said %r' % line)
+        os.environ['ZEROKIT_ADDRESS'] = m.group(1)
+
+    def stop_server(self):
+        if self.server.poll() is None:
+            self.server.kill()
+        self.server.wait()
+        self.server.stderr.close()
+
+    def test_games_over_tcp(self):
+        result = fake_referee.play(zp.Player, random_player.Player,
+                                   self.binary, max_turns=2000)
+        self.assertIsNone(result.invalid)
+        # Two sessions at once: both sides played by the server.
+        result = fake_referee.play(zp.Player, zp.Player, self.binary,
+                                   max_turns=2000)
+        self.assertIsNone(result.invalid)
+        self.assertIn(result.winner, ('W', 'B', 'draw', 'None'))
+        # Graceful shutdown on SIGTERM: exit status 0.
+        self.server.send_signal(signal.SIGTERM)
+        self.assertEqual(self.server.wait(timeout=10), 0)
+        log = self.server.stderr.read().decode()
+        self.assertEqual(log.count('greedy as'), 3, log)
+
+    def test_refused_connection(self):
+        self.server.kill()
+        self.server.wait()
+        with self.assertRaisesRegex(zp.ZerokitDied, 'cannot connect'):
+            zp.Player('black')
+
+
+if __name__ == '__main__':
+    unittest.main()
