@@ -19,6 +19,10 @@ import (
 // ±WinScore/2.
 const WinScore = 1e6
 
+// DefaultQuiescence is the quiescence depth used when
+// AlphaBetaConfig.Quiescence is 0.
+const DefaultQuiescence = 4
+
 // maxPly bounds search depth; scores beyond WinScore-maxPly in absolute value
 // are decided results rather than heuristic estimates.
 const maxPly = 1000
@@ -42,6 +46,11 @@ type AlphaBetaConfig struct {
 	// Seed orders equally promising root moves, so that different seeds
 	// play different games and the same seed plays the same one.
 	Seed uint64
+	// Quiescence is the number of plies by which, when the heuristic
+	// implements Tactical, the search extends at the horizon with tactical
+	// actions (captures) only: 0 means DefaultQuiescence, negative
+	// disables quiescence search.
+	Quiescence int
 	// Name overrides the default name ("alphabeta-d3", "alphabeta-100ms").
 	Name string
 }
@@ -72,9 +81,10 @@ type SearchStats struct {
 }
 
 // AlphaBeta is a negamax alpha-beta searcher with iterative deepening, a
-// transposition table keyed by State.Hash, and move ordering by
+// transposition table keyed by State.Hash, move ordering by
 // transposition-table move, static evaluation of the children (at depth 2
-// and more), killer moves and the history heuristic. With a depth limit and
+// and more), killer moves and the history heuristic, and a quiescence
+// search over captures when the heuristic implements Tactical. With a depth limit and
 // no time limit its play is a deterministic function of the seed.
 type AlphaBeta struct {
 	cfg        AlphaBetaConfig
@@ -142,6 +152,12 @@ func NewAlphaBeta(game env.Game, h Heuristic, cfg AlphaBetaConfig) (*AlphaBeta, 
 	if cfg.TTBits == 0 {
 		cfg.TTBits = 18
 	}
+	switch {
+	case cfg.Quiescence == 0:
+		cfg.Quiescence = DefaultQuiescence
+	case cfg.Quiescence < 0:
+		cfg.Quiescence = 0
+	}
 	name := cfg.Name
 	if name == "" {
 		switch {
@@ -172,6 +188,9 @@ func (cfg AlphaBetaConfig) validate() error {
 	}
 	if cfg.Depth == 0 && cfg.MoveTime == 0 {
 		return errors.New("alphabeta: set a depth limit, a move time, or both")
+	}
+	if cfg.Quiescence > maxPly/4 {
+		return fmt.Errorf("alphabeta: quiescence depth %d exceeds the limit %d", cfg.Quiescence, maxPly/4)
 	}
 	if cfg.Depth > maxPly/2 {
 		return fmt.Errorf("alphabeta: depth %d exceeds the limit %d", cfg.Depth, maxPly/2)
@@ -384,6 +403,9 @@ func (ab *AlphaBeta) search(s env.State, depth, ply int, alpha, beta float64) fl
 	me := s.CurrentPlayer()
 	if depth <= 0 || ply >= maxPly-1 {
 		ab.horizon = true
+		if t, ok := ab.h.(Tactical); ok && ab.cfg.Quiescence > 0 && ply < maxPly-ab.cfg.Quiescence-1 {
+			return ab.quiesce(t, s, ply, ab.cfg.Quiescence, alpha, beta)
+		}
 		return ab.evaluate(s, me)
 	}
 
@@ -455,6 +477,55 @@ func (ab *AlphaBeta) search(s env.State, depth, ply int, alpha, beta float64) fl
 		flag = ttLower
 	}
 	*e = ttEntry{key: key, score: toTT(best, ply), move: int32(bestMove), depth: int16(depth), flag: flag}
+	return best
+}
+
+// quiesce extends the search at the horizon with tactical actions only (as
+// the heuristic defines them, e.g. captures), up to left plies: the player
+// to move may stand on the static evaluation or try a tactical action.
+func (ab *AlphaBeta) quiesce(t Tactical, s env.State, ply, left int, alpha, beta float64) float64 {
+	me := s.CurrentPlayer()
+	stand := ab.evaluate(s, me)
+	if stand >= beta || left == 0 || !t.HasTactical(s) {
+		return stand
+	}
+	best := stand
+	alpha = max(alpha, stand)
+	for len(ab.plies) <= ply {
+		ab.plies = append(ab.plies, plyBuf{})
+		ab.killers = append(ab.killers, [2]int{-1, -1})
+	}
+	buf := &ab.plies[ply]
+	buf.legal = s.LegalActions(buf.legal)
+	for _, a := range buf.legal {
+		child := s.Clone()
+		if err := child.ApplyAction(a); err != nil {
+			ab.err = fmt.Errorf("alphabeta: legal action %s rejected: %w", s.ActionString(a), err)
+			ab.aborted = true
+			return 0
+		}
+		var v float64
+		switch {
+		case child.IsTerminal():
+			v = terminalScore(child.Returns()[me], ply+1)
+		case !t.IsTactical(s, child):
+			continue
+		case child.CurrentPlayer() == me:
+			ab.nodes++
+			v = ab.quiesce(t, child, ply+1, left-1, alpha, beta)
+		default:
+			ab.nodes++
+			v = -ab.quiesce(t, child, ply+1, left-1, -beta, -alpha)
+		}
+		if ab.aborted {
+			return 0
+		}
+		best = max(best, v)
+		alpha = max(alpha, v)
+		if alpha >= beta {
+			break
+		}
+	}
 	return best
 }
 

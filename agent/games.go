@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
 )
@@ -16,6 +17,8 @@ func Material(game env.Game) (Heuristic, error) {
 	switch game.NewInitialState().(type) {
 	case *wyb.State:
 		return HeuristicFunc(WYBMaterial), nil
+	case *squatter.State:
+		return HeuristicFunc(SquatterMaterial), nil
 	case *tictactoe.State:
 		return Zero, nil
 	}
@@ -23,12 +26,15 @@ func Material(game env.Game) (Heuristic, error) {
 }
 
 // Evaluation returns game's hand-written evaluation, used by the alpha-beta
-// player: WYBEvaluation for Watch Your Back!, SquatterEvaluation for
+// player: WYBTactical with DefaultWYBWeights for Watch Your Back! (so the
+// search adds a quiescence search over captures), SquatterEvaluation for
 // Squatter, and Zero for tic-tac-toe (searched to the end, it needs none).
 func Evaluation(game env.Game) (Heuristic, error) {
 	switch game.NewInitialState().(type) {
 	case *wyb.State:
-		return HeuristicFunc(WYBEvaluation), nil
+		return WYBTactical{Weights: DefaultWYBWeights}, nil
+	case *squatter.State:
+		return HeuristicFunc(SquatterEvaluation), nil
 	case *tictactoe.State:
 		return Zero, nil
 	}

@@ -22,3 +22,15 @@ func (f HeuristicFunc) Evaluate(s env.State, player int) float64 { return f(s, p
 // Zero is the heuristic that scores every state 0: with it, search only
 // distinguishes wins, losses and draws.
 var Zero Heuristic = HeuristicFunc(func(env.State, int) float64 { return 0 })
+
+// Tactical is implemented by heuristics that can tell quiet positions from
+// tactical ones, for quiescence search (AlphaBetaConfig.Quiescence).
+type Tactical interface {
+	Heuristic
+	// HasTactical reports whether the player to move in s may have a
+	// tactical action; false lets the search skip listing the actions.
+	HasTactical(s env.State) bool
+	// IsTactical reports whether the action leading from s to child was
+	// tactical (for example, a capture).
+	IsTactical(s, child env.State) bool
+}

@@ -11,10 +11,14 @@ import (
 )
 
 // negamax is the reference search: plain fixed-depth negamax without
-// pruning, tables or ordering, scoring like AlphaBeta.
+// pruning, tables or ordering, scoring like AlphaBeta, with a plain
+// quiescence search (qref) at the horizon when h is Tactical.
 func negamax(h Heuristic, s env.State, depth, ply int) float64 {
 	me := s.CurrentPlayer()
 	if depth == 0 {
+		if t, ok := h.(Tactical); ok {
+			return qref(t, s, ply, DefaultQuiescence)
+		}
 		return max(-WinScore/2, min(WinScore/2, h.Evaluate(s, me)))
 	}
 	best := math.Inf(-1)
@@ -37,6 +41,32 @@ func negamax(h Heuristic, s env.State, depth, ply int) float64 {
 	return best
 }
 
+// qref is the reference quiescence search: the best of the static value
+// and the values of tactical (or game-ending) actions, without pruning.
+func qref(t Tactical, s env.State, ply, left int) float64 {
+	me := s.CurrentPlayer()
+	best := max(-WinScore/2, min(WinScore/2, t.Evaluate(s, me)))
+	if left == 0 || !t.HasTactical(s) {
+		return best
+	}
+	for _, a := range s.LegalActions(nil) {
+		c := s.Clone()
+		if err := c.ApplyAction(a); err != nil {
+			panic(err)
+		}
+		switch {
+		case c.IsTerminal():
+			best = max(best, terminalScore(c.Returns()[me], ply+1))
+		case !t.IsTactical(s, c):
+		case c.CurrentPlayer() == me:
+			best = max(best, qref(t, c, ply+1, left-1))
+		default:
+			best = max(best, -qref(t, c, ply+1, left-1))
+		}
+	}
+	return best
+}
+
 // randomWYB plays n random actions from the start of a game.
 func randomWYB(rng *rand.Rand, g *wyb.Game, n int) env.State {
 	s := g.NewInitialState()
@@ -55,16 +85,22 @@ func randomWYB(rng *rand.Rand, g *wyb.Game, n int) env.State {
 func TestAlphaBetaMatchesNegamax(t *testing.T) {
 	// The hash includes the turn, so transpositions only occur at equal
 	// remaining depth and alpha-beta with its table must return exactly
-	// the minimax value.
+	// the minimax value, with and without quiescence search.
+	// The reference quiescence search does not prune, so it is checked
+	// one ply shallower to keep the test fast.
+	matchNegamax(t, HeuristicFunc(WYBEvaluation), 3)
+	matchNegamax(t, WYBTactical{Weights: DefaultWYBWeights}, 2)
+}
+
+func matchNegamax(t *testing.T, h Heuristic, maxDepth int) {
 	g := wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
-	h := HeuristicFunc(WYBEvaluation)
 	rng := rand.New(rand.NewPCG(11, 12))
 	for i := range 24 {
 		s := randomWYB(rng, g, rng.IntN(90))
 		if s.IsTerminal() {
 			continue
 		}
-		for depth := 1; depth <= 3; depth++ {
+		for depth := 1; depth <= maxDepth; depth++ {
 			ab, err := NewAlphaBeta(g, h, AlphaBetaConfig{Depth: depth, Seed: uint64(i), TTBits: 12})
 			if err != nil {
 				t.Fatal(err)

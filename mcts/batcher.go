@@ -16,7 +16,10 @@ var ErrClosed = errors.New("mcts: batcher is closed")
 
 // BatcherConfig sets how a Batcher forms batches.
 type BatcherConfig struct {
-	// MaxBatch is the largest number of positions per Forward call.
+	// MaxBatch is the largest number of positions per Forward call. Keep
+	// it at or below the number of requests that can be outstanding at
+	// once (concurrent searches x LeavesInFlight): a batch that cannot
+	// fill waits the full MaxWait.
 	MaxBatch int `yaml:"max_batch"`
 	// MaxWait is how long the first request of a batch may wait for more
 	// requests before the batch is evaluated anyway. 0 evaluates whatever
@@ -121,7 +124,7 @@ func NewBatcher(net Network, game env.Game, cfg BatcherConfig) (*Batcher, error)
 		cfg:      cfg,
 		obsSize:  game.ObservationShape().Size(),
 		actions:  game.NumActions(),
-		requests: make(chan *batchRequest),
+		requests: make(chan *batchRequest, cfg.MaxBatch),
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
 		start:    time.Now(),
@@ -159,8 +162,15 @@ func (b *Batcher) Evaluate(ctx context.Context, s env.State, legal []int, priors
 	}
 	select {
 	case <-r.done:
+	case <-b.done:
+		// The worker has exited; it answered r first if it took it.
+		select {
+		case <-r.done:
+		default:
+			return 0, ErrClosed
+		}
 	case <-ctx.Done():
-		// The worker still owns r and will answer it; leave r to the
+		// The worker may still own r and answer it; leave r to the
 		// garbage collector rather than reuse it.
 		return 0, fmt.Errorf("mcts: batcher: %w", ctx.Err())
 	}
@@ -218,6 +228,7 @@ func (b *Batcher) loop() {
 		case r := <-b.requests:
 			batch = append(batch, r)
 		case <-b.quit:
+			b.drain()
 			b.finishStats()
 			return
 		}
@@ -285,6 +296,19 @@ func (b *Batcher) run(batch []*batchRequest, obs, logits, values []float32) {
 			r.err = MaskedSoftmax(logits[i*b.actions:(i+1)*b.actions], r.legal, r.priors)
 		}
 		r.done <- struct{}{}
+	}
+}
+
+// drain answers the requests left in the queue at Close with ErrClosed.
+func (b *Batcher) drain() {
+	for {
+		select {
+		case r := <-b.requests:
+			r.err = ErrClosed
+			r.done <- struct{}{}
+		default:
+			return
+		}
 	}
 }
 

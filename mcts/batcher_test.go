@@ -302,3 +302,48 @@ func TestBatcherConfigValidate(t *testing.T) {
 		t.Error("nil network accepted")
 	}
 }
+
+// TestSearchCancelledWithLeavesInFlight cancels a search while its leaves
+// wait inside the network: Run returns the context's error, discards the
+// tree, and leaves no goroutine behind.
+func TestSearchCancelledWithLeavesInFlight(t *testing.T) {
+	base := runtime.NumGoroutine()
+	g := tictactoe.New()
+	net := newFakeNet(g)
+	net.release = make(chan struct{}, 1)
+	net.release <- struct{}{} // the root's evaluation passes, the next batch blocks
+	net.entered = make(chan struct{}, 100)
+	b, err := NewBatcher(net, g, BatcherConfig{MaxBatch: 8, MaxWait: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(ModePUCT, 100)
+	cfg.LeavesInFlight = 4
+	s, err := NewSearch(cfg, b, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := s.Run(ctx, g.NewInitialState())
+		done <- err
+	}()
+	<-net.entered // the root's evaluation
+	<-net.entered // the first leaves
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Run did not return after cancellation")
+	}
+	if s.TreeSize() != 0 {
+		t.Error("tree kept after a cancelled search")
+	}
+	close(net.release)
+	b.Close()
+	waitGoroutines(t, base)
+}

@@ -107,6 +107,8 @@ type Config struct {
 	// Temperature is the move-selection temperature for the first
 	// TemperatureMoves moves of a game (by State.MoveNumber) in ModePUCT:
 	// the move is sampled with probability proportional to N^(1/tau).
+	// ModeGumbel ignores the schedule: its move is the sequential-halving
+	// winner, already a sample when Gumbel.Scale > 0.
 	Temperature float64 `yaml:"temperature"`
 	// TemperatureMoves is the number of moves played at Temperature.
 	TemperatureMoves int `yaml:"temperature_moves"`

@@ -1,5 +1,21 @@
 // Package mcts implements Monte Carlo tree search (PUCT and Gumbel root
 // search) over any env.Game, driven by an Evaluator.
+//
+// Search runs one search at a time for one game and keeps its tree between
+// moves (Run, then Advance with the move played). Its Config selects AlphaZero
+// PUCT search (Dirichlet root noise, temperature schedule, visit-count
+// policy targets) or Gumbel root search (Gumbel-top-k, sequential halving,
+// completed-Q policy targets, as mctx), playout cap randomization, virtual
+// loss with several leaves in flight, and first-play urgency.
+//
+// Evaluators: Batcher serves a Network to many concurrent searches with
+// batched Forward calls; Cache memoises any Evaluator by position hash;
+// UniformEvaluator and RolloutEvaluator are network-free baselines.
+//
+// Values are from the point of view of the player to move; the tree stores
+// them from player 0's and negates for player 1, so two-player zero-sum
+// backup is right whatever the order of turns (passes are ordinary actions).
+// Terminal positions are scored by their true returns.
 package mcts
 
 import (

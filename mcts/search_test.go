@@ -110,6 +110,12 @@ func run(t *testing.T, s *Search, st env.State) Result {
 	if !slices.Contains(res.Actions, res.Action) || !st.IsLegal(res.Action) {
 		t.Fatalf("chosen action %d not legal", res.Action)
 	}
+	if s.cfg.Mode == ModeGumbel && res.ReusedVisits == 0 {
+		// Sequential halving's winner is among the most visited.
+		if v := res.Visits[slices.Index(res.Actions, res.Action)]; v != slices.Max(res.Visits) {
+			t.Fatalf("Gumbel chose an action with %d visits, not the most visited (%v)", v, res.Visits)
+		}
+	}
 	return res
 }
 

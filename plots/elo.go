@@ -145,7 +145,7 @@ func eloPNG(series []EloSeries, refs []Reference, chart EloChart) ([]byte, error
 		p.Add(bars, line, scatter)
 		p.Legend.Add(s.Name, line, scatter)
 	}
-	return render([][]*plot.Plot{{p}}, opts)
+	return render([][]*plot.Plot{{p}}, opts, nil)
 }
 
 // clamp limits v (possibly infinite) to [lo, hi].

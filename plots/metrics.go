@@ -98,7 +98,9 @@ type MetricsChart struct {
 }
 
 // Metrics writes a PNG to path with one panel per field, plotting the
-// field against X for each source (records lacking either are skipped).
+// field against X for each source (records lacking either are skipped);
+// with several panels and sources, one legend row under the title names
+// the sources' colours.
 // The default size is 8 inches wide and 3.2 inches per row of panels (at
 // least 5). A field present in no source is an error, to catch typos.
 func Metrics(path string, sources []MetricsSource, chart MetricsChart) error {
@@ -166,7 +168,7 @@ func metricsPNG(sources []MetricsSource, chart MetricsChart) ([]byte, error) {
 				raw.Width = vg.Points(1)
 			}
 			p.Add(raw)
-			legendThumb := raw
+			thumb := raw
 			if chart.Smooth > 0 {
 				sm, err := plotter.NewLine(ema(xys, chart.Smooth))
 				if err != nil {
@@ -174,10 +176,10 @@ func metricsPNG(sources []MetricsSource, chart MetricsChart) ([]byte, error) {
 				}
 				sm.Color, sm.Width = col, vg.Points(2)
 				p.Add(sm)
-				legendThumb = sm
+				thumb = sm
 			}
-			if len(sources) > 1 {
-				p.Legend.Add(src.Name, legendThumb)
+			if len(sources) > 1 && len(chart.Fields) == 1 {
+				p.Legend.Add(src.Name, thumb)
 			}
 			drawn++
 		}
@@ -186,10 +188,15 @@ func metricsPNG(sources []MetricsSource, chart MetricsChart) ([]byte, error) {
 		}
 		grid[k/cols][k%cols] = p
 	}
+	var legend []legendEntry
 	if len(chart.Fields) == 1 {
 		opts.Title = ""
+	} else if len(sources) > 1 {
+		for i, src := range sources {
+			legend = append(legend, legendEntry{src.Name, palette(i)})
+		}
 	}
-	return render(grid, opts)
+	return render(grid, opts, legend)
 }
 
 // ema is the exponential moving average of the points' y values.

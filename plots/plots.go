@@ -90,9 +90,16 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
+// legendEntry is a named colour in a figure-wide legend.
+type legendEntry struct {
+	name  string
+	color color.Color
+}
+
 // render draws plots (rows of columns; nil entries stay blank) on one
-// canvas and encodes it as PNG.
-func render(plots [][]*plot.Plot, opts Options) ([]byte, error) {
+// canvas, under opts.Title and a one-line legend when there are several
+// panels, and encodes it as PNG.
+func render(plots [][]*plot.Plot, opts Options, legend []legendEntry) ([]byte, error) {
 	c := vgimg.NewWith(vgimg.UseWH(opts.Width, opts.Height), vgimg.UseDPI(opts.DPI), vgimg.UseBackgroundColor(color.White))
 	dc := draw.New(c)
 	if len(plots) == 1 && len(plots[0]) == 1 {
@@ -104,8 +111,11 @@ func render(plots [][]*plot.Plot, opts Options) ([]byte, error) {
 			// Leave room for an overall title.
 			sty := titleStyle()
 			h := sty.Height(opts.Title)
-			top += h + vg.Points(4)
-			dc.FillText(sty, vg.Point{X: dc.Center().X, Y: dc.Max.Y - pad}, opts.Title)
+			dc.FillText(sty, vg.Point{X: dc.Center().X, Y: dc.Max.Y - top}, opts.Title)
+			top += h + vg.Points(6)
+		}
+		if len(legend) > 0 {
+			top += drawLegendRow(dc, dc.Max.Y-top, legend) + vg.Points(6)
 		}
 		t := draw.Tiles{
 			Rows: len(plots), Cols: len(plots[0]),
@@ -126,6 +136,33 @@ func render(plots [][]*plot.Plot, opts Options) ([]byte, error) {
 		return nil, fmt.Errorf("plots: encoding PNG: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// drawLegendRow draws the entries as coloured line samples and names,
+// centred on one row whose top is at y, and returns the row's height.
+func drawLegendRow(dc draw.Canvas, y vg.Length, entries []legendEntry) vg.Length {
+	sty := titleStyle()
+	sty.Font.Size = vg.Points(12)
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	sample, gap := vg.Points(24), vg.Points(6)
+	total := vg.Length(0)
+	for i, e := range entries {
+		if i > 0 {
+			total += 3 * gap
+		}
+		total += sample + gap + sty.Width(e.name)
+	}
+	h := sty.Height("M")
+	mid := y - h/2
+	x := dc.Center().X - total/2
+	for _, e := range entries {
+		ls := draw.LineStyle{Color: e.color, Width: vg.Points(2.5)}
+		dc.StrokeLine2(ls, x, mid, x+sample, mid)
+		x += sample + gap
+		dc.FillText(sty, vg.Point{X: x, Y: mid}, e.name)
+		x += sty.Width(e.name) + 3*gap
+	}
+	return h
 }
 
 // titleStyle is the style of a multi-panel figure's overall title.

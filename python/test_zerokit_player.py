@@ -106,7 +106,7 @@ class TestPlayer(testsupport.AdapterTestCase):
         return result
 
     def test_full_games_against_python_random(self):
-        for seed in ('1', '2'):
+        for seed in ('1',):
             with self.subTest(seed=seed), \
                     mock.patch.dict(os.environ, {'RANDOM_PLAYER_SEED': seed}):
                 self.play(zp.Player, random_player.Player)

@@ -63,6 +63,7 @@ __all__ = ['Player', 'Connection', 'load_config', 'ZerokitError',
 DEFAULT_AGENT = 'random'
 DEFAULT_TIMEOUT = 600.0
 MAX_LINE = 1 << 16
+QUIT_TIMEOUT = 2.0  # seconds close() waits for "bye"
 
 
 class ZerokitError(Exception):
@@ -337,10 +338,15 @@ class Connection(object):
         socket. Safe to call more than once."""
         if not self._finalizer.alive:
             return
+        timeout = self.timeout
+        self.timeout = QUIT_TIMEOUT if timeout is None else \
+            min(timeout, QUIT_TIMEOUT)
         try:
             self.request('quit')
         except ZerokitError:
-            pass  # already gone: nothing more to end
+            pass  # gone or confused: the shutdown below ends it anyway
+        finally:
+            self.timeout = timeout
         self._finalizer()
 
 

@@ -116,6 +116,9 @@ func FuzzServe(f *testing.F) {
 			t.Fatalf("%d request lines got %d responses: %q", len(lines), len(resp), resp)
 		}
 		for _, r := range resp {
+			if strings.HasPrefix(r, "error internal failure") {
+				t.Errorf("panic inside the server: %q", r)
+			}
 			if r != "ok" && r != "bye" && r != "1" && r != "2" && !strings.HasPrefix(r, "error ") {
 				t.Errorf("unexpected response %q", r)
 			}

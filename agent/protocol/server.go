@@ -34,6 +34,13 @@ type Config struct {
 	// MaxLine is the longest accepted request line in bytes (0:
 	// DefaultMaxLine). Longer lines are answered with an error.
 	MaxLine int
+	// NewFallback, if not nil, builds a second agent for each game that
+	// answers instead when the main agent fails by running past its
+	// deadline (an agent whose search cannot stop early returns
+	// context.DeadlineExceeded): a fast fallback move is better than an
+	// error, which loses the game under a referee. It should be fast and
+	// ignore deadlines (greedy, random).
+	NewFallback NewAgentFunc
 	// OnGameEnd, if not nil, is called with each game's statistics when
 	// the game reaches a terminal state, or when a new init or the end of
 	// the session abandons it.
@@ -44,8 +51,9 @@ type Config struct {
 type GameStats struct {
 	// Agent is the agent's name and Colour the colour it played.
 	Agent, Colour string
-	// Moves is the number of actions the agent chose.
-	Moves int
+	// Moves is the number of actions the agent chose, Fallbacks the
+	// number of those the fallback agent chose instead.
+	Moves, Fallbacks int
 	// Used is the time charged to the game's clock and MaxMove the longest
 	// single action request.
 	Used, MaxMove time.Duration
@@ -127,12 +135,13 @@ type session struct {
 	cfg      Config
 	newAgent NewAgentFunc
 
-	state env.State // nil before init
-	me    int
-	agent agent.Agent
-	clock *Clock
-	stats GameStats
-	ended bool // stats already reported
+	state    env.State // nil before init
+	me       int
+	agent    agent.Agent
+	fallback agent.Agent // nil without Config.NewFallback
+	clock    *Clock
+	stats    GameStats
+	ended    bool // stats already reported
 }
 
 // handle answers one request line. A non-nil error becomes an error
@@ -173,12 +182,18 @@ func (s *session) init(colour string) (string, bool, error) {
 	clock := NewClock(s.cfg.Budget, s.cfg.CPU)
 	stop := clock.Start()
 	a, err := s.newAgent(player)
+	var fb agent.Agent
+	if err == nil && s.cfg.NewFallback != nil {
+		if fb, err = s.cfg.NewFallback(player); err != nil {
+			err = fmt.Errorf("fallback: %w", err)
+		}
+	}
 	stop()
 	if err != nil {
 		return "", false, fmt.Errorf("cannot create agent: %w", err)
 	}
 	s.state = s.cfg.Game.NewInitialState()
-	s.me, s.agent, s.clock, s.ended = player, a, clock, false
+	s.me, s.agent, s.fallback, s.clock, s.ended = player, a, fb, clock, false
 	s.stats = GameStats{Agent: a.Name(), Colour: s.cfg.Codec.Colour(player)}
 	return "ok", false, nil
 }
@@ -216,6 +231,12 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 	// The agent gets a copy: whatever it does to it, the replica stays
 	// right.
 	a, err := s.agent.Act(moveCtx, st.Clone())
+	if err != nil && s.fallback != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		s.stats.Fallbacks++
+		if a, err = s.fallback.Act(ctx, st.Clone()); err != nil {
+			err = fmt.Errorf("ran out of time, and the fallback %s failed: %w", s.fallback.Name(), err)
+		}
+	}
 	d := stop()
 	s.stats.Moves++
 	s.stats.MaxMove = max(s.stats.MaxMove, d)

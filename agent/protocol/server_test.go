@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -186,4 +187,31 @@ func TestServeBadConfig(t *testing.T) {
 	if err := Serve(context.Background(), strings.NewReader(""), io.Discard, newFirst, cfg); err == nil {
 		t.Error("Serve with negative move time succeeded")
 	}
+}
+
+func TestServeFallback(t *testing.T) {
+	var seen []time.Duration
+	slow := func(int) (agent.Agent, error) {
+		return scripted{"slow", func(ctx context.Context, s env.State) (int, error) {
+			if _, err := waiter(&seen).Act(ctx, s); err != nil {
+				return 0, err
+			}
+			return 0, fmt.Errorf("search: %w", ctx.Err())
+		}}, nil
+	}
+	var stats []GameStats
+	cfg := raceConfig()
+	cfg.Budget = Budget{MoveTime: 5 * time.Millisecond}
+	cfg.NewFallback = newFirst
+	cfg.OnGameEnd = func(g GameStats) { stats = append(stats, g) }
+	match(t, run(t, "init white\naction 0\nupdate 2\naction 2\n", slow, cfg), []string{"ok", "1", "ok", "1"})
+	if len(stats) != 1 || stats[0].Fallbacks != 2 || stats[0].Moves != 2 {
+		t.Errorf("stats %+v, want 2 fallback moves", stats)
+	}
+	// Without a fallback the timeout is an error.
+	cfg.NewFallback = nil
+	match(t, run(t, "init white\naction 0\n", slow, cfg), []string{"ok", "error agent slow failed to choose an action: search: context deadline exceeded"})
+	// A failing fallback constructor fails init.
+	cfg.NewFallback = func(int) (agent.Agent, error) { return nil, errors.New("no heuristic") }
+	match(t, run(t, "init white\n", slow, cfg), []string{"error cannot create agent: fallback: no heuristic"})
 }

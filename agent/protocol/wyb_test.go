@@ -156,3 +156,57 @@ func TestWYBMovingPhaseTurns(t *testing.T) {
 	newB := func(int) (agent.Agent, error) { return agent.NewRandom(8), nil }
 	match(t, run(t, sb.String(), newB, Config{Game: wyb.New(wyb.Options{}), Codec: WYB{}}), want)
 }
+
+// FuzzServeWYB feeds arbitrary sessions to a Watch Your Back! server: every
+// line gets one response and nothing panics inside the codec or engine.
+func FuzzServeWYB(f *testing.F) {
+	f.Add("init black\nupdate [3, 4]\naction 1\nupdate [[3, 4], [3, 5]]\n")
+	f.Add("init white\naction 0\nupdate null\nupdate [1e400, 2]\nupdate [-99999999999999999999, 3]\n")
+	f.Add("init black\nupdate [[1, 2], [true, false]]\nupdate {\"a\": 1}\n")
+	cfg := Config{Game: wyb.New(wyb.Options{}), Codec: WYB{}, MaxLine: 256}
+	newRandom := func(int) (agent.Agent, error) { return agent.NewRandom(1), nil }
+	f.Fuzz(func(t *testing.T, input string) {
+		var out strings.Builder
+		if err := Serve(t.Context(), strings.NewReader(input), &out, newRandom, cfg); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range strings.Split(out.String(), "\n") {
+			if strings.HasPrefix(r, "error internal failure") {
+				t.Fatalf("input %q: %s", input, r)
+			}
+		}
+	})
+}
+
+// BenchmarkServeWYBGame measures the server's own cost per request: one
+// scripted game of random agents, the server playing Black, without pipes
+// or processes.
+func BenchmarkServeWYBGame(b *testing.B) {
+	game := wyb.New(wyb.Options{})
+	s := game.NewState()
+	w, bl := agent.NewRandom(1), agent.NewRandom(2)
+	var sb strings.Builder
+	sb.WriteString("init black\n")
+	requests := 1
+	for !s.IsTerminal() && s.MoveNumber() < 400 {
+		if s.CurrentPlayer() == wyb.WhitePlayer {
+			a, _ := w.Act(context.Background(), s)
+			fmt.Fprintf(&sb, "update %s\n", wyb.RefereeAction(a))
+			_ = s.ApplyAction(a)
+		} else {
+			a, _ := bl.Act(context.Background(), s)
+			fmt.Fprintf(&sb, "action %d\n", s.Turn())
+			_ = s.ApplyAction(a)
+		}
+		requests++
+	}
+	script := sb.String()
+	cfg := Config{Game: game, Codec: WYB{}}
+	newAgent := func(int) (agent.Agent, error) { return agent.NewRandom(2), nil }
+	for b.Loop() {
+		if err := Serve(context.Background(), strings.NewReader(script), io.Discard, newAgent, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*requests), "ns/request")
+}

@@ -6,7 +6,7 @@ import (
 )
 
 // Default returns a new registry of the baseline agents of package agent:
-// random, greedy and alphabeta.
+// random, greedy, alphabeta and mcts.
 func Default() *Registry {
 	return &Registry{kinds: baselineKinds()}
 }
@@ -50,6 +50,24 @@ func baselineKinds() map[string]Kind {
 					return nil, err
 				}
 				return agent.AlphaBetaFactory(game, agent.AlphaBetaConfig{Depth: depth, MoveTime: t, TTBits: tt})
+			},
+		},
+		"mcts": {
+			Summary: "pure Monte Carlo tree search: uniform priors, random rollouts at the leaves",
+			Keys: map[string]string{
+				"sims":     "simulations per move (default 400)",
+				"rollouts": "random games per leaf evaluation (default 1)",
+			},
+			New: func(_ env.Game, p Params) (agent.Factory, error) {
+				sims, err := p.Int("sims", 400, 1, 1<<24)
+				if err != nil {
+					return nil, err
+				}
+				rollouts, err := p.Int("rollouts", 1, 1, 1<<16)
+				if err != nil {
+					return nil, err
+				}
+				return agent.PureMCTSFactory(sims, rollouts)
 			},
 		},
 	}

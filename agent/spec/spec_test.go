@@ -162,10 +162,10 @@ func TestBuildFailingKind(t *testing.T) {
 func TestDefaultKinds(t *testing.T) {
 	game := wyb.New(wyb.Options{})
 	r := Default()
-	if got := strings.Join(r.Names(), ","); got != "alphabeta,greedy,random" {
+	if got := strings.Join(r.Names(), ","); got != "alphabeta,greedy,mcts,random" {
 		t.Errorf("Default kinds = %s", got)
 	}
-	for _, text := range []string{"random", "random:seed=3", "greedy", "alphabeta:depth=1", "alphabeta:time=20ms,seed=2", "alphabeta:depth=2,tt=10"} {
+	for _, text := range []string{"random", "random:seed=3", "greedy", "alphabeta:depth=1", "alphabeta:time=20ms,seed=2", "alphabeta:depth=2,tt=10", "mcts:sims=20", "mcts:sims=8,rollouts=2,seed=3"} {
 		b, err := r.Build(game, text)
 		if err != nil {
 			t.Errorf("Build(%q): %v", text, err)
@@ -182,7 +182,7 @@ func TestDefaultKinds(t *testing.T) {
 			t.Errorf("%s (%s): Act = %d, %v; want a legal action", text, a.Name(), act, err)
 		}
 	}
-	for _, text := range []string{"alphabeta:depth=-1", "alphabeta:tt=3", "alphabeta:time=0s", "random:depth=1"} {
+	for _, text := range []string{"alphabeta:depth=-1", "alphabeta:tt=3", "alphabeta:time=0s", "random:depth=1", "mcts:sims=0", "mcts:rollouts=x"} {
 		if _, err := r.Build(game, text); err == nil {
 			t.Errorf("Build(%q) succeeded", text)
 		}

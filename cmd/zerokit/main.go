@@ -24,6 +24,7 @@ type command struct {
 // commands lists the subcommands. Each lives in a file of its own name.
 func commands() map[string]command {
 	return map[string]command{
+		"play":   {"play Watch Your Back! against an agent in the terminal", runPlay},
 		"serve":  {"play an agent through the referee line protocol on stdin/stdout or TCP", runServe},
 		"replay": {"replay referee-format games from stdin and print the referee's transcript", runReplay},
 	}

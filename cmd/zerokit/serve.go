@@ -42,7 +42,9 @@ Time: -move-time caps each move; -game-time is a budget for the whole game
 (the course allowed 60 s of CPU per player), split by the time manager over
 the expected remaining moves and given to the agent as a deadline. In stdin
 mode a request is charged the larger of its wall and the process's CPU
-time; with -listen, wall time only.
+time; with -listen, wall time only. An agent that fails by overrunning its
+deadline (rather than answering with its best move so far) is replaced for
+that move by the -fallback agent.
 
 Agent specs (-agent):
 `
@@ -73,6 +75,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
 	moveTime := fs.Duration("move-time", 0, "cap on each move's thinking time (0: none)")
 	gameTime := fs.Duration("game-time", 0, "thinking-time budget per game, split over the moves (0: none)")
+	fallback := fs.String("fallback", "greedy", "agent spec answering instead when the agent fails by overrunning its deadline (\"\": none)")
 	horizon := fs.Int("horizon", 0, "game length (actions of both sides) the time manager assumes (0: game's bound, or current move + 120)")
 	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")
 	fs.Usage = func() {
@@ -102,6 +105,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if err := cfg.Budget.Validate(); err != nil {
 		return err
+	}
+	if *fallback != "" {
+		fb, err := reg.Build(game, *fallback)
+		if err != nil {
+			return fmt.Errorf("-fallback: %w", err)
+		}
+		cfg.NewFallback = func(int) (agent.Agent, error) { return fb.NewAgent(0) }
 	}
 	srv := &server{built: built, cfg: cfg, stderr: stderr, verbose: *verbose}
 	if *listen == "" {
@@ -165,20 +175,21 @@ func (s *server) logGame(peer string, g protocol.GameStats) {
 	}
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	fmt.Fprintf(s.stderr, "zerokit serve: %s: %s as %s %s after %d actions: %d own moves, %v used (%v/move, max %v), peak RSS %s\n",
-		peer, g.Agent, g.Colour, result, g.Actions, g.Moves, g.Used.Round(time.Millisecond),
-		perMove.Round(time.Microsecond), g.MaxMove.Round(time.Microsecond), peakRSS())
+	fmt.Fprintf(s.stderr, "zerokit serve: %s: %s as %s %s after %d actions: %d own moves (%d by the fallback), %v used (%v/move, max %v), peak RSS %s, peak virtual %s\n",
+		peer, g.Agent, g.Colour, result, g.Actions, g.Moves, g.Fallbacks, g.Used.Round(time.Millisecond),
+		perMove.Round(time.Microsecond), g.MaxMove.Round(time.Microsecond), procStatus("VmHWM"), procStatus("VmPeak"))
 }
 
-// peakRSS reads the process's peak resident set size (VmHWM) from
-// /proc/self/status, or says it cannot.
-func peakRSS() string {
+// procStatus reads a field of /proc/self/status (VmHWM: peak resident
+// memory, VmPeak: peak virtual memory, which the course referee measured),
+// or says it cannot.
+func procStatus(field string) string {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return "unknown"
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			return strings.TrimSpace(v)
 		}
 	}

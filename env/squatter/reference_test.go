@@ -186,17 +186,69 @@ func pickMove(rng *rand.Rand, s *State, legal []int) int {
 	return legal[rng.IntN(len(legal))]
 }
 
+// onion is a scripted player pair that makes territory change hands: around
+// a random centre it lays square rings at distance 1, 2, 3, ... (clipped to
+// the board), the odd rings for player 0 and the even ones for player 1, each
+// player building its rings from the inside out in a random order. Ring k+1
+// closes after ring k and so captures it; noise percent of the moves are
+// uniformly random instead.
+type onion struct {
+	rng   *rand.Rand
+	plan  [2][]int
+	noise int
+}
+
+func newOnion(rng *rand.Rand, n, noise int) *onion {
+	o := &onion{rng: rng, noise: noise}
+	cx, cy := rng.IntN(n), rng.IntN(n)
+	for k := 1; k < n; k++ {
+		x0, y0, x1, y1 := max(cx-k, 0), max(cy-k, 0), min(cx+k, n-1), min(cy+k, n-1)
+		var ring []int
+		for x := x0; x <= x1; x++ {
+			ring = append(ring, y0*n+x, y1*n+x)
+		}
+		for y := y0 + 1; y < y1; y++ {
+			ring = append(ring, y*n+x0, y*n+x1)
+		}
+		rng.Shuffle(len(ring), func(i, j int) { ring[i], ring[j] = ring[j], ring[i] })
+		o.plan[(k+1)%2] = append(o.plan[(k+1)%2], ring...)
+	}
+	return o
+}
+
+func (o *onion) pick(s *State, legal []int) int {
+	p := s.toMove
+	if o.rng.IntN(100) >= o.noise {
+		for len(o.plan[p]) > 0 {
+			c := o.plan[p][0]
+			o.plan[p] = o.plan[p][1:]
+			if s.IsLegal(c) {
+				return c
+			}
+		}
+	}
+	return legal[o.rng.IntN(len(legal))]
+}
+
+// gameStats counts the actions of a game that captured territory and those
+// that took territory from the opponent.
+type gameStats struct{ captures, handChanges int }
+
 // checkAgainstReference plays one game from seed on an n x n board and
-// compares the engine with the reference after every action. It returns the
-// number of actions that captured territory.
-func checkAgainstReference(t *testing.T, n int, seed uint64) int {
+// compares the engine with the reference after every action. Seeds divisible
+// by 3 play the near-biased random players of pickMove, the others the onion.
+func checkAgainstReference(t *testing.T, n int, seed uint64) gameStats {
 	t.Helper()
 	g := mustGame(t, n)
 	s := g.NewState()
 	ref := newRef(n)
 	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	pick := func(s *State, legal []int) int { return pickMove(rng, s, legal) }
+	if seed%3 != 0 {
+		pick = newOnion(rng, n, rng.IntN(10)).pick
+	}
 	var legal []int
-	captures := 0
+	var stats gameStats
 	for !s.IsTerminal() {
 		if s.MoveNumber() >= g.MaxGameLength() {
 			t.Fatalf("seed %d: %d actions without the game ending", seed, s.MoveNumber())
@@ -216,18 +268,21 @@ func checkAgainstReference(t *testing.T, n int, seed uint64) int {
 				t.Fatalf("seed %d: refused action %s changed the state", seed, s.ActionString(bad))
 			}
 		}
-		a := pickMove(rng, s, legal)
+		a := pick(s, legal)
 		if !ref.free(a) {
 			t.Fatalf("seed %d: engine offers %s, which the reference says is not free", seed, s.ActionString(a))
 		}
 		mover := s.toMove
-		terrBefore := s.Territory(mover)
+		terrBefore, oppBefore := s.Territory(mover), s.Territory(1-mover)
 		if err := s.ApplyAction(a); err != nil {
 			t.Fatalf("seed %d: legal action %s: %v", seed, s.ActionString(a), err)
 		}
 		ref.play(a)
 		if s.Territory(mover) != terrBefore {
-			captures++
+			stats.captures++
+		}
+		if s.Territory(1-mover) < oppBefore {
+			stats.handChanges++
 		}
 		for c := range g.cells {
 			cs := s.CellAt(c)
@@ -266,12 +321,13 @@ func checkAgainstReference(t *testing.T, n int, seed uint64) int {
 	if s.CurrentPlayer() != -1 || len(s.LegalActions(legal)) != 0 {
 		t.Fatalf("seed %d: terminal state has player %d and legal actions", seed, s.CurrentPlayer())
 	}
-	return captures
+	return stats
 }
 
-// checkInvariants checks I1 of rules.go: territories do not overlap, never
-// touch the edge, and border only their own territory or their owner's live
-// pieces.
+// checkInvariants checks I1 and I2 of rules.go: territories do not overlap,
+// never touch the edge, and border only their own territory or their
+// owner's live pieces; and each player's outside, flooded from the edge, is
+// their background minus their territory.
 func checkInvariants(t *testing.T, s *State) {
 	t.Helper()
 	g := s.g
@@ -283,6 +339,10 @@ func checkInvariants(t *testing.T, s *State) {
 			t.Fatalf("player %d's territory touches the edge\n%s", p, s)
 		}
 		live := s.live(p)
+		background := g.board.andNot(live)
+		if g.flood(g.edge, background) != background.andNot(s.terr[p]) {
+			t.Fatalf("I2 fails for player %d\n%s", p, s)
+		}
 		for _, c := range s.terr[p].appendCells(nil) {
 			if !g.n4[c].andNot(s.terr[p]).andNot(live).empty() {
 				t.Fatalf("player %d's territory cell %s borders a cell that is neither its territory nor its live piece\n%s",
@@ -294,21 +354,24 @@ func checkInvariants(t *testing.T, s *State) {
 
 // TestAgainstReference plays seeded games on every supported size.
 func TestAgainstReference(t *testing.T) {
-	captures := 0
+	var total gameStats
 	for n := MinN; n <= MaxN; n++ {
-		games := 40
+		games := 60
 		if n > 9 {
-			games = 8
+			games = 24
 		}
 		for seed := range uint64(games) {
-			captures += checkAgainstReference(t, n, seed)
+			st := checkAgainstReference(t, n, seed)
+			total.captures += st.captures
+			total.handChanges += st.handChanges
 		}
 	}
-	// The comparison only means something if captures happen.
-	if captures < 500 {
-		t.Fatalf("only %d capturing actions in all games", captures)
+	// The comparison only means something if captures, and captures of
+	// the opponent's territory, happen.
+	if total.captures < 500 || total.handChanges < 40 {
+		t.Fatalf("only %d capturing actions, %d taking territory from the opponent", total.captures, total.handChanges)
 	}
-	t.Logf("%d capturing actions", captures)
+	t.Logf("%d capturing actions, %d taking territory from the opponent", total.captures, total.handChanges)
 }
 
 // FuzzRandomGame plays a game chosen by a seed and a board size and checks

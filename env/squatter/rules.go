@@ -1,6 +1,9 @@
 package squatter
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // This file holds every rule of Squatter and every decision taken where the
 // specification (/work/shared/rules/squatter.md, "Rules of the Game of
@@ -81,7 +84,11 @@ import "fmt"
 //     held before: free cells, pieces of both colours (which are now dead),
 //     P's own earlier territory, and the opponent's territory, which thereby
 //     changes hands ("captured cells can change hands if a loop by one player
-//     is later encircled by a loop of the other player"). An opponent region
+//     is later encircled by a loop of the other player"). P's own pieces in
+//     the region are dead as well: they lie in captured territory, do not
+//     count for P and no longer form loops (which changes nothing for P, as
+//     they lie inside P's walls), exactly like the figure's Black piece at
+//     (4,3). An opponent region
 //     always lies wholly inside or wholly outside a new region, because its
 //     border pieces are orthogonally next to it and passable for P, so
 //     territories never overlap.
@@ -119,7 +126,7 @@ import "fmt"
 // their last owner. The higher score wins (+1, -1); equal scores are a draw
 // (0, 0), including 0-0.
 //
-// # Invariants (checked by the fuzz test)
+// # Invariants (checked after every action by the fuzz test)
 //
 //   - I1: every territory cell's orthogonal neighbours are territory of the
 //     same player or live pieces of that player (the walls), so territory
@@ -168,7 +175,7 @@ func (s *State) IsLegal(action int) bool {
 func (s *State) illegal(action int) error {
 	switch {
 	case s.free.empty():
-		return fmt.Errorf("game is over (no free cell left)")
+		return errors.New("game is over (no free cell left)")
 	case action < 0 || action >= s.g.cells:
 		return fmt.Errorf("action %d out of range [0, %d)", action, s.g.cells)
 	case s.free.has(action):
@@ -272,14 +279,15 @@ func (s *State) resolve(p, c int) {
 	}
 }
 
-// Score returns the cells that count for player (0 or 1): cells of the
-// player's territory that are empty or hold an opponent piece.
+// Score returns the cells that count for player, which must be 0 or 1:
+// cells of the player's territory that are empty or hold an opponent piece.
 func (s *State) Score(player int) int {
 	return s.terr[player].andNot(s.pieces[player]).count()
 }
 
-// Territory returns the number of cells in player's territory, including
-// the player's own pieces there that do not count towards Score.
+// Territory returns the number of cells in the territory of player (0 or
+// 1), including the player's own pieces there, which do not count towards
+// Score.
 func (s *State) Territory(player int) int { return s.terr[player].count() }
 
 // FreeCount returns the number of free cells, which is also the number of

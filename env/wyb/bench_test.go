@@ -28,6 +28,25 @@ func BenchmarkRandomPlayout(b *testing.B) {
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
 }
 
+// BenchmarkRandomPlayoutNth is BenchmarkRandomPlayout choosing the random
+// action with NumLegal and NthLegal instead of listing all legal actions:
+// the way a random rollout player should do it.
+func BenchmarkRandomPlayoutNth(b *testing.B) {
+	g := New(Options{TurnLimit: DefaultTurnLimit})
+	rng := rand.New(rand.NewPCG(1, 2))
+	actions := 0
+	for b.Loop() {
+		s := *g.NewState()
+		for !s.IsTerminal() {
+			s.apply(s.NthLegal(rng.IntN(s.NumLegal())))
+			actions++
+		}
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "games/s")
+	b.ReportMetric(float64(actions)/sec, "actions/s")
+}
+
 // BenchmarkRandomPlayoutChecked is BenchmarkRandomPlayout through the
 // checked public API (ApplyAction validates each action).
 func BenchmarkRandomPlayoutChecked(b *testing.B) {
@@ -71,12 +90,14 @@ func positions(n int) []State {
 func BenchmarkLegalActions(b *testing.B) {
 	ps := positions(4096)
 	legal := make([]int, 0, 256)
-	i := 0
+	i, n := 0, 0
 	for b.Loop() {
 		legal = ps[i&4095].LegalActions(legal)
+		n += len(legal)
 		i++
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "actions/s")
 }
 
 // BenchmarkApplyAction applies a legal action (checked) to a copy of

@@ -96,6 +96,15 @@ func playRandom(t *testing.T, seed uint64, turnLimit int, maxSteps int, exhausti
 			t.Fatalf("seed %d step %d: engine\n%s\nreference\n%s", seed, step, got, want)
 		}
 		legal = s.LegalActions(legal)
+		for k := -1; k <= len(legal); k++ {
+			want := -1
+			if k >= 0 && k < len(legal) {
+				want = legal[k]
+			}
+			if got := s.NthLegal(k); got != want {
+				t.Fatalf("NthLegal(%d) = %d, want %d", k, got, want)
+			}
+		}
 		if exhaustive {
 			for a := 0; a < NumActions; a++ {
 				isLegal := slices.Contains(legal, a)

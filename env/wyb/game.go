@@ -29,13 +29,15 @@ type Game struct {
 
 var _ env.Game = (*Game)(nil)
 
+// MaxTurnLimit is the largest TurnLimit New accepts; larger values are
+// lowered to it.
+const MaxTurnLimit = 1 << 30
+
 // New returns the game with the given options. A negative TurnLimit is
-// treated as 0 (no limit); New with Options{TurnLimit: DefaultTurnLimit} is
-// the training game.
+// treated as 0 (no limit) and one above MaxTurnLimit as MaxTurnLimit; New
+// with Options{TurnLimit: DefaultTurnLimit} is the training game.
 func New(opts Options) *Game {
-	if opts.TurnLimit < 0 {
-		opts.TurnLimit = 0
-	}
+	opts.TurnLimit = max(0, min(opts.TurnLimit, MaxTurnLimit))
 	return &Game{opts: opts}
 }
 

@@ -1,8 +1,10 @@
 package wyb
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/zerokit/zerokit/env"
@@ -19,6 +21,7 @@ func TestGameProperties(t *testing.T) {
 		{Options{}, "wyb-nolimit", 0, 0},
 		{Options{TurnLimit: 100}, "wyb-limit100", 124, 100},
 		{Options{TurnLimit: -3}, "wyb-nolimit", 0, 0},
+		{Options{TurnLimit: 1 << 40}, "wyb-limit1073741824", 24 + 1<<30, 1 << 30},
 	}
 	for _, c := range cases {
 		g := New(c.opts)
@@ -282,5 +285,65 @@ func TestGymEnv(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+func TestNewPositionErrors(t *testing.T) {
+	empty := diag("X------X", emptyRow, emptyRow, emptyRow, emptyRow, emptyRow, emptyRow, "X------X")
+	shrunk := diag("........", ".X----X.", ".------.", ".------.", ".------.", ".------.", ".X----X.", "........")
+	cases := []struct {
+		name    string
+		board   string
+		phase   Phase
+		turn    int
+		wantErr string
+	}{
+		{"placing turn too large", empty, Placing, 24, "placing turn 24"},
+		{"negative moving turn", empty, Moving, -1, "negative moving turn"},
+		{"unknown phase", empty, Phase(7), 0, "unknown phase"},
+		{"seven lines", strings.Join(strings.Split(empty, "\n")[:7], "\n"), Moving, 0, "7 lines"},
+		{"bad symbol", strings.Replace(empty, "-", "B", 1), Moving, 0, "unknown symbol 'B'"},
+		{"no separator", strings.Replace(empty, "X -", "X--", 1), Moving, 0, "want a space"},
+		{"line too long", strings.Replace(empty, "X - - - - - - X", "X - - - - - - X -", 1), Moving, 0, "bytes long"},
+		{"shrunk board too early", shrunk, Moving, 127, "(0 shrinks)"},
+		{"unshrunk board too late", empty, Moving, 128, "(1 shrinks)"},
+		{"too many pieces while placing", diag("X------X", "OO------", emptyRow, emptyRow, emptyRow, emptyRow, emptyRow, "X------X"), Placing, 2, "White has 2 pieces"},
+		{"too many pieces", diag("XOOOOOOX", "OOOOOOO-", emptyRow, emptyRow, emptyRow, emptyRow, emptyRow, "X------X"), Moving, 0, "White has 13 pieces"},
+	}
+	for _, c := range cases {
+		if _, err := NewPosition(Options{}, c.board, c.phase, c.turn); err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.wantErr)
+		}
+	}
+	// A valid position round-trips through String, with trailing spaces of
+	// removed squares optional.
+	s := mustPosition(t, Options{}, strings.ReplaceAll(shrunk, "       \n", "\n"), Moving, 130)
+	if s.String() != shrunk || s.Shrinks() != 1 || s.Board().Live != geo.ring[1]|geo.ring[2]|geo.ring[3] {
+		t.Errorf("round trip failed:\n%s", s.String())
+	}
+}
+
+func TestAccessors(t *testing.T) {
+	s := mustPosition(t, Options{}, diag("X------X", emptyRow, "--O-----", "---@----", emptyRow, emptyRow, emptyRow, "X------X"), Placing, 3)
+	b := s.Board()
+	if b.White != bit(square(2, 2)) || b.Black != bit(square(3, 3)) || b.Corners != initialCorners || b.Live != allBits {
+		t.Errorf("Board() = %+v", b)
+	}
+	if s.RefereeColour() != "B" || s.ActionString(PlaceAction(4, 4)) != "4,4" {
+		t.Errorf("colour %s", s.RefereeColour())
+	}
+	if a, err := s.ParseAction("4,4"); err != nil || a != PlaceAction(4, 4) {
+		t.Errorf("ParseAction: %d, %v", a, err)
+	}
+	if s.Placed(WhitePlayer) != 2 || s.Placed(BlackPlayer) != 1 || s.ToPlace(BlackPlayer) != 11 {
+		t.Errorf("placed %d %d", s.Placed(0), s.Placed(1))
+	}
+	err := s.ApplyAction(PlaceAction(4, 0))
+	var ae *ActionError
+	if !errors.As(err, &ae) || ae.Reason.String() != "place_outside_zone" || ae.Error() == "" {
+		t.Errorf("error %v", err)
+	}
+	if Reason(200).String() != "reason(200)" || Outcome(Draw).String() != "draw" || Placing.String() != "placing" {
+		t.Errorf("String methods wrong")
 	}
 }

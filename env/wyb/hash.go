@@ -38,9 +38,8 @@ func (s *State) Hash() uint64 {
 
 // metaKey mixes the non-piece fields into one key.
 func (s *State) metaKey() uint64 {
-	k := uint64(uint32(s.turn)) | uint64(s.phase)<<32 | uint64(s.b.shrinks)<<34 |
-		uint64(s.outcome)<<36 | uint64(uint32(s.turnLimit)&0xfffff)<<40
-	return mix64(k ^ 0x3c6ef372fe94f82b)
+	k := uint64(uint32(s.turn)) | uint64(s.phase)<<32 | uint64(s.b.shrinks)<<34 | uint64(s.outcome)<<36
+	return mix64(k^0x3c6ef372fe94f82b) ^ mix64(uint64(uint32(s.turnLimit))+0xa54ff53a5f1d36f1)
 }
 
 // recomputeHash computes Hash from scratch (used by tests to check the

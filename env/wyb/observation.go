@@ -68,7 +68,7 @@ func (s *State) Observation(dst []float32) {
 	setBits(PlaneCorners, s.b.corners)
 	setBits(PlaneRemoved, ^s.b.live)
 	if s.phase == Placing && s.outcome == Ongoing {
-		setBits(PlanePlaceable, zone(p)&s.b.empty())
+		setBits(PlanePlaceable, s.b.placeable(p))
 		fill(PlanePlacing, 1)
 	}
 	if p == WhitePlayer {

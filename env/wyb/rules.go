@@ -80,13 +80,14 @@ const (
 	PiecesPerPlayer = 12
 	// PlacingTurns is the length of the placing phase.
 	PlacingTurns = 2 * PiecesPerPlayer
-	// FirstShrink and SecondShrink are the moving-phase turns after which
-	// the board shrinks.
-	FirstShrink  = 128
+	// FirstShrink is the moving-phase turn after which the board first
+	// shrinks (to 6x6).
+	FirstShrink = 128
+	// SecondShrink is the moving-phase turn after which it shrinks again
+	// (to 4x4).
 	SecondShrink = 192
-	// DefaultTurnLimit is the turn limit (in moving-phase turns) used for
-	// training when Options.TurnLimit is not set explicitly by a caller
-	// that wants the extension.
+	// DefaultTurnLimit is the turn limit (rule 8, in moving-phase turns)
+	// for training: New(Options{TurnLimit: DefaultTurnLimit}).
 	DefaultTurnLimit = 256
 )
 
@@ -100,10 +101,14 @@ const (
 
 // Directions of a move, in the order used by the action encoding.
 const (
-	Up    = 0 // y-1
-	Down  = 1 // y+1
-	Left  = 2 // x-1
-	Right = 3 // x+1
+	// Up is towards row y-1.
+	Up = 0
+	// Down is towards row y+1.
+	Down = 1
+	// Left is towards column x-1.
+	Left = 2
+	// Right is towards column x+1.
+	Right = 3
 )
 
 // dirDX and dirDY give the displacement of each direction.
@@ -285,6 +290,39 @@ func (b *board) shrink() {
 		b.corners |= bit(sq)
 		b.cornerArrive(sq)
 	}
+}
+
+// placeable is the set of squares where player p may place (rule 3).
+func (b *board) placeable(p int) uint64 { return zone(p) & b.empty() }
+
+// canMove reports whether player p may move the piece on sq in direction
+// dir by a step, or by a jump when jump is set (rule 4).
+func (b *board) canMove(p, sq, dir int, jump bool) bool {
+	if b.pieces[p]&bit(sq) == 0 {
+		return false
+	}
+	if !jump {
+		return b.empty()&geo.n1[sq][dir] != 0
+	}
+	return (b.pieces[0]|b.pieces[1])&geo.n1[sq][dir] != 0 && b.empty()&geo.n2[sq][dir] != 0
+}
+
+// place puts a new piece of player p on sq and applies rule 5.
+func (b *board) place(p, sq int) {
+	b.add(p, sq)
+	b.arrive(p, sq)
+}
+
+// move moves player p's piece from sq in direction dir (by two squares
+// for a jump) and applies rule 5 at the destination.
+func (b *board) move(p, sq, dir int, jump bool) {
+	to := int(geo.i1[sq][dir])
+	if jump {
+		to = int(geo.i2[sq][dir])
+	}
+	b.remove(p, sq)
+	b.add(p, to)
+	b.arrive(p, to)
 }
 
 // moveSources returns, for player p, the squares from which each of the 8

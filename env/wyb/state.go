@@ -90,7 +90,7 @@ func (s *State) LegalActions(dst []int) []int {
 	}
 	p := s.mover()
 	if s.phase == Placing {
-		m := zone(p) & s.b.empty()
+		m := s.b.placeable(p)
 		dst = slices.Grow(dst, bits.OnesCount64(m))
 		for ; m != 0; m &= m - 1 {
 			dst = append(dst, bits.TrailingZeros64(m))
@@ -122,6 +122,58 @@ func (s *State) LegalActions(dst []int) []int {
 	return dst
 }
 
+// NthLegal returns LegalActions()[k] without listing the actions (a
+// uniformly random legal action is NthLegal(rng.IntN(NumLegal()))), or -1
+// when k is outside [0, NumLegal()).
+func (s *State) NthLegal(k int) int {
+	if s.outcome != Ongoing || k < 0 {
+		return -1
+	}
+	p := s.mover()
+	if s.phase == Placing {
+		return selectBit(s.b.placeable(p), k)
+	}
+	f := s.b.moveSources(p)
+	u := f[0] | f[1] | f[2] | f[3] | f[4] | f[5] | f[6] | f[7]
+	if u == 0 {
+		if k == 0 {
+			return PassAction
+		}
+		return -1
+	}
+	for y := 0; y < Size; y++ {
+		sh := uint(y * 8)
+		if (u>>sh)&0xff == 0 {
+			continue
+		}
+		w := transpose8(f[0]>>sh&0xff | (f[1]>>sh&0xff)<<8 | (f[2]>>sh&0xff)<<16 | (f[3]>>sh&0xff)<<24 |
+			(f[4]>>sh&0xff)<<32 | (f[5]>>sh&0xff)<<40 | (f[6]>>sh&0xff)<<48 | (f[7]>>sh&0xff)<<56)
+		if c := bits.OnesCount64(w); k >= c {
+			k -= c
+			continue
+		}
+		return firstMove + y<<6 + selectBit(w, k)
+	}
+	return -1
+}
+
+// selectBit returns the index of the k-th (from 0) set bit of w, or -1.
+func selectBit(w uint64, k int) int {
+	for b := uint(0); b < 64; b += 8 {
+		c := bits.OnesCount64(w >> b & 0xff)
+		if k >= c {
+			k -= c
+			continue
+		}
+		m := w >> b & 0xff
+		for ; k > 0; k-- {
+			m &= m - 1
+		}
+		return int(b) + bits.TrailingZeros64(m)
+	}
+	return -1
+}
+
 // transpose8 transposes the 8x8 bit matrix whose row i is byte i of x and
 // column j bit j of each byte: bit 8i+j moves to bit 8j+i.
 func transpose8(x uint64) uint64 {
@@ -142,7 +194,7 @@ func (s *State) NumLegal() int {
 	}
 	p := s.mover()
 	if s.phase == Placing {
-		return bits.OnesCount64(zone(p) & s.b.empty())
+		return bits.OnesCount64(s.b.placeable(p))
 	}
 	f := s.b.moveSources(p)
 	n := 0
@@ -163,21 +215,14 @@ func (s *State) IsLegal(a int) bool {
 	p := s.mover()
 	switch {
 	case a < firstMove:
-		return s.phase == Placing && zone(p)&s.b.empty()&bit(a) != 0
+		return s.phase == Placing && s.b.placeable(p)&bit(a) != 0
 	case s.phase == Placing:
 		return false
 	case a == PassAction:
 		return !s.b.hasMove(p)
 	}
 	m := a - firstMove
-	sq, dir := m>>3, (m>>1)&3
-	if s.b.pieces[p]&bit(sq) == 0 {
-		return false
-	}
-	if m&1 == 0 {
-		return s.b.empty()&geo.n1[sq][dir] != 0
-	}
-	return (s.b.pieces[0]|s.b.pieces[1])&geo.n1[sq][dir] != 0 && s.b.empty()&geo.n2[sq][dir] != 0
+	return s.b.canMove(p, m>>3, (m>>1)&3, m&1 == 1)
 }
 
 // ApplyAction plays a for the player to move. An illegal action returns an
@@ -195,19 +240,11 @@ func (s *State) apply(a int) {
 	p := s.mover()
 	switch {
 	case a < firstMove:
-		s.b.add(p, a)
-		s.b.arrive(p, a)
+		s.b.place(p, a)
 	case a == PassAction:
 	default:
 		m := a - firstMove
-		sq, dir := m/8, (m/2)%4
-		to := int(geo.i1[sq][dir])
-		if m%2 == 1 {
-			to = int(geo.i2[sq][dir])
-		}
-		s.b.remove(p, sq)
-		s.b.add(p, to)
-		s.b.arrive(p, to)
+		s.b.move(p, m>>3, (m>>1)&3, m&1 == 1)
 	}
 	s.advance()
 }

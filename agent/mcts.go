@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// MCTS plays the move chosen by an mcts.Search with any evaluator: random
+// rollouts for the pure MCTS baseline (NewPureMCTS), a network for trained
+// agents. With Config.ReuseTree it keeps the subtree of the position it
+// reaches, recognising the opponent's reply by its hash.
+type MCTS struct {
+	name   string
+	search *mcts.Search
+	reuse  bool
+	// after is the state after this agent's last move (for tree reuse).
+	after env.State
+	legal []int
+	last  mcts.Result
+}
+
+// NewMCTS returns an agent searching with cfg and eval, seeded with seed.
+// For evaluation games cfg should have no root noise (DirichletEpsilon 0,
+// Gumbel.Scale 0) and play the best move (FinalTemperature 0 and
+// TemperatureMoves 0); EvalSearchConfig gives such settings.
+func NewMCTS(name string, cfg mcts.Config, eval mcts.Evaluator, seed uint64) (*MCTS, error) {
+	s, err := mcts.NewSearch(cfg, eval, seed)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %s: %w", name, err)
+	}
+	return &MCTS{name: name, search: s, reuse: cfg.ReuseTree}, nil
+}
+
+// EvalSearchConfig is mcts.DefaultConfig with simulations simulations per
+// move and no exploration noise or temperature, so the agent plays its most
+// visited move, and without tree reuse, so every move gets exactly that
+// many simulations.
+func EvalSearchConfig(simulations int) mcts.Config {
+	c := mcts.DefaultConfig()
+	c.Simulations = simulations
+	c.DirichletEpsilon = 0
+	c.Temperature = 0
+	c.TemperatureMoves = 0
+	c.FinalTemperature = 0
+	c.Gumbel.Scale = 0
+	c.ReuseTree = false
+	return c
+}
+
+// NewPureMCTS returns the pure MCTS baseline: PUCT search with uniform
+// priors whose leaves are valued by rollouts uniformly random games
+// (mcts.RolloutEvaluator), simulations simulations per move, named
+// "mcts<simulations>" (with "-r<rollouts>" when rollouts > 1).
+func NewPureMCTS(simulations, rollouts int, seed uint64) (*MCTS, error) {
+	eval, err := mcts.NewRolloutEvaluator(rollouts, seed)
+	if err != nil {
+		return nil, fmt.Errorf("agent: pure MCTS: %w", err)
+	}
+	name := fmt.Sprintf("mcts%d", simulations)
+	if rollouts > 1 {
+		name += fmt.Sprintf("-r%d", rollouts)
+	}
+	return NewMCTS(name, EvalSearchConfig(simulations), eval, seed)
+}
+
+// PureMCTSFactory builds pure MCTS agents (see NewPureMCTS).
+func PureMCTSFactory(simulations, rollouts int) (Factory, error) {
+	if _, err := NewPureMCTS(simulations, rollouts, 0); err != nil {
+		return nil, err
+	}
+	return func(seed uint64) (Agent, error) { return NewPureMCTS(simulations, rollouts, seed) }, nil
+}
+
+// Name returns the agent's name.
+func (m *MCTS) Name() string { return m.name }
+
+// Stats returns the search's work counters.
+func (m *MCTS) Stats() mcts.SearchStats { return m.search.Stats() }
+
+// LastResult returns the result of the last search.
+func (m *MCTS) LastResult() mcts.Result { return m.last }
+
+// Act runs one search from s and returns its move.
+func (m *MCTS) Act(ctx context.Context, s env.State) (int, error) {
+	if s.IsTerminal() {
+		return 0, ErrTerminal
+	}
+	if m.reuse {
+		m.advanceTo(s)
+	}
+	res, err := m.search.Run(ctx, s)
+	if err != nil {
+		return 0, fmt.Errorf("agent: %s: %w", m.name, err)
+	}
+	m.last = res
+	if m.reuse {
+		m.search.Advance(res.Action)
+		m.after = s.Clone()
+		if err := m.after.ApplyAction(res.Action); err != nil {
+			return 0, fmt.Errorf("agent: %s: search chose %s: %w", m.name, s.ActionString(res.Action), err)
+		}
+	}
+	return res.Action, nil
+}
+
+// advanceTo moves the kept tree to s if s is one action after the state
+// the agent's last move produced; otherwise the search starts afresh (Run
+// checks the root anyway).
+func (m *MCTS) advanceTo(s env.State) {
+	if m.after == nil || m.after.IsTerminal() || m.after.MoveNumber()+1 != s.MoveNumber() {
+		return
+	}
+	m.legal = m.after.LegalActions(m.legal)
+	for _, a := range m.legal {
+		c := m.after.Clone()
+		if c.ApplyAction(a) == nil && c.Hash() == s.Hash() {
+			m.search.Advance(a)
+			return
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/spec"
+	"github.com/zerokit/zerokit/env/wyb"
+)
+
+// testDiagram is a moving-phase position, White to move.
+var testDiagram = strings.Join([]string{
+	"X - - - - - - X",
+	"- - - - - - - -",
+	"- - - - - - - -",
+	"- - - O O - - -",
+	"- - - @ - - - -",
+	"- - - - - - - -",
+	"- - - - - - @ -",
+	"X - - - - - - X",
+}, "\n")
+
+func TestParseHumanAction(t *testing.T) {
+	placing := wyb.New(wyb.Options{}).NewState()
+	moving, err := wyb.NewPosition(wyb.Options{}, testDiagram, wyb.Moving, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		s       *wyb.State
+		in      string
+		want    int
+		wantErr string
+	}{
+		{placing, "3 4", wyb.PlaceAction(3, 4), ""},
+		{placing, "3,4", wyb.PlaceAction(3, 4), ""},
+		{placing, " (3, 4) ", wyb.PlaceAction(3, 4), ""},
+		{placing, "[3,4]", wyb.PlaceAction(3, 4), ""},
+		{placing, "0,0", 0, "corner"},
+		{placing, "3 6", 0, "starting zone"},
+		{placing, "9 9", 0, "off the board"},
+		{placing, "-1 2", 0, "not negative"},
+		{placing, "3", 0, "1 numbers"},
+		{placing, "3 4 5", 0, "3 numbers"},
+		{placing, "3a4", 0, "unexpected \"a\""},
+		{placing, "pass", 0, "forfeit in the placing phase"},
+		{placing, "3,4-3,5", 0, "invalid place action representation"},
+		{placing, "99999999999999999999 1", 0, "off the board"},
+		{moving, "3,3-3,2", wyb.MoveAction(3, 3, wyb.Up, false), ""},
+		{moving, "3,3 3,2", wyb.MoveAction(3, 3, wyb.Up, false), ""},
+		{moving, "3 3 3 2", wyb.MoveAction(3, 3, wyb.Up, false), ""},
+		{moving, "(3, 3) -> (3, 2)", wyb.MoveAction(3, 3, wyb.Up, false), ""},
+		{moving, "[[3, 3], [3, 5]]", wyb.MoveAction(3, 3, wyb.Down, true), ""},
+		{moving, "3,4-3,5", 0, "opponent"},
+		{moving, "3,3-5,5", 0, "diagonal"},
+		{moving, "pass", 0, "has a legal move"},
+		{moving, "3 4", 0, "invalid move action representation"},
+	}
+	for _, tc := range tests {
+		got, err := parseHumanAction(tc.s, tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("parseHumanAction(%q) = %d, %v; want error containing %q", tc.in, got, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("parseHumanAction(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// notations writes action a in several of the accepted notations, chosen
+// by i.
+func notation(a, i int) string {
+	kind, fx, fy, tx, ty := wyb.DecodeAction(a)
+	switch kind {
+	case wyb.PassKind:
+		return "pass"
+	case wyb.PlaceKind:
+		return []string{"%d %d", "%d,%d", "(%d, %d)", "[%d,%d]"}[i%4]
+	}
+	f := []string{"%d,%d-%d,%d", "%d,%d %d,%d", "%d %d %d %d", "(%d,%d)->(%d,%d)"}[i%4]
+	return fmt.Sprintf(f, fx, fy, tx, ty)
+}
+
+func humanLine(a, i int) string {
+	kind, fx, fy, _, _ := wyb.DecodeAction(a)
+	if kind == wyb.PlaceKind {
+		return fmt.Sprintf(notation(a, i), fx, fy)
+	}
+	return notation(a, i)
+}
+
+// TestPlayFullGame scripts a whole game: the person's moves come from a
+// random agent and the opponent is a seeded random agent, whose moves the
+// test predicts by running the same agent on a replica. Wrong inputs are
+// mixed in and must be refused with a reason.
+func TestPlayFullGame(t *testing.T) {
+	for _, colour := range []string{"white", "black"} {
+		t.Run(colour, func(t *testing.T) {
+			const limit = 60
+			game := wyb.New(wyb.Options{TurnLimit: limit})
+			human := wyb.WhitePlayer
+			if colour == "black" {
+				human = wyb.BlackPlayer
+			}
+			built, err := spec.Default().Build(game, "random:seed=5")
+			if err != nil {
+				t.Fatal(err)
+			}
+			bot, err := built.NewAgent(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			person := agent.NewRandom(99)
+			s := game.NewState()
+			var in strings.Builder
+			for i := 0; !s.IsTerminal(); i++ {
+				var a int
+				if s.CurrentPlayer() == human {
+					if i%7 == 0 {
+						in.WriteString("help\n\n9 9\n")
+					}
+					a, err = person.Act(context.Background(), s)
+					in.WriteString(humanLine(a, i) + "\n")
+				} else {
+					a, err = bot.Act(context.Background(), s.Clone())
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.ApplyAction(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var out, errb strings.Builder
+			args := []string{"-agent", "random:seed=5", "-colour", colour, "-turn-limit", fmt.Sprint(limit), "-move-time", "1s"}
+			if err := runPlay(context.Background(), args, strings.NewReader(in.String()), &out, &errb); err != nil {
+				t.Fatalf("play: %v\n%s", err, errb.String())
+			}
+			o := out.String()
+			wantEnd := "Game over: " + result(s, human) + "\n"
+			if !strings.HasSuffix(o, wantEnd) {
+				t.Errorf("output ends %q, want %q", o[max(0, len(o)-300):], wantEnd)
+			}
+			if i := strings.LastIndex(o, "     0 1 2 3 4 5 6 7\n   +"); i < 0 || !strings.HasPrefix(o[i:], drawBoard(s)) {
+				t.Errorf("final board differs from the replica's:\n%s", drawBoard(s))
+			}
+			for _, want := range []string{"Not a legal move: place (9, 9) is off the board", "legal moves:", "random played"} {
+				if !strings.Contains(o, want) {
+					t.Errorf("output lacks %q", want)
+				}
+			}
+		})
+	}
+}
+
+func TestPlayLeavesEarly(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"3 4\nquit\n", "You resign. Black (@), random wins.\n"},
+		{"3 4\n", "Input ended: game abandoned.\n"},
+		{"", "Input ended: game abandoned.\n"},
+	}
+	for _, tc := range tests {
+		var out, errb strings.Builder
+		if err := runPlay(context.Background(), []string{"-agent", "random"}, strings.NewReader(tc.in), &out, &errb); err != nil {
+			t.Fatalf("play: %v", err)
+		}
+		if !strings.HasSuffix(out.String(), tc.want) {
+			t.Errorf("input %q: output ends %q, want %q", tc.in, out.String()[max(0, out.Len()-100):], tc.want)
+		}
+	}
+}
+
+func TestPlayBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-colour", "red"}, {"-agent", "nope"}, {"-move-time", "-1s"}, {"extra"}, {"-agent", "alphabeta:depth=x"},
+	} {
+		var out, errb strings.Builder
+		if err := runPlay(context.Background(), args, strings.NewReader(""), &out, &errb); err == nil {
+			t.Errorf("play %q succeeded", args)
+		}
+	}
+}
+
+func TestDrawBoard(t *testing.T) {
+	s, err := wyb.NewPosition(wyb.Options{}, testDiagram, wyb.Moving, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `     0 1 2 3 4 5 6 7
+   +-----------------+
+ 0 | X . . . . . . X | 0
+ 1 | . . . . . . . . | 1
+ 2 | . . . . . . . . | 2
+ 3 | . . . O O . . . | 3
+ 4 | . . . @ . . . . | 4
+ 5 | . . . . . . . . | 5
+ 6 | . . . . . . @ . | 6
+ 7 | X . . . . . . X | 7
+   +-----------------+
+     0 1 2 3 4 5 6 7
+`
+	if got := drawBoard(s); got != want {
+		t.Errorf("drawBoard =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,0 +1,108 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// EvalStats describes the work of a NetEvaluator: the batcher's forward
+// passes and the cache's lookups.
+type EvalStats struct {
+	// Batches is the number of Forward calls and Positions the number of
+	// positions they evaluated.
+	Batches, Positions int64
+	// ForwardTime is the time spent inside Forward.
+	ForwardTime time.Duration
+	// CacheHits and CacheMisses count cache lookups (zero without a cache).
+	CacheHits, CacheMisses int64
+}
+
+// Sub returns the work done between an earlier snapshot o and s.
+func (s EvalStats) Sub(o EvalStats) EvalStats {
+	return EvalStats{
+		Batches:     s.Batches - o.Batches,
+		Positions:   s.Positions - o.Positions,
+		ForwardTime: s.ForwardTime - o.ForwardTime,
+		CacheHits:   s.CacheHits - o.CacheHits,
+		CacheMisses: s.CacheMisses - o.CacheMisses,
+	}
+}
+
+// MeanBatch is the mean number of positions per Forward call.
+func (s EvalStats) MeanBatch() float64 {
+	if s.Batches == 0 {
+		return 0
+	}
+	return float64(s.Positions) / float64(s.Batches)
+}
+
+// CacheHitRate is the fraction of lookups answered by the cache.
+func (s EvalStats) CacheHitRate() float64 {
+	if n := s.CacheHits + s.CacheMisses; n > 0 {
+		return float64(s.CacheHits) / float64(n)
+	}
+	return 0
+}
+
+// StatsEvaluator is an evaluator that reports EvalStats; Generator.Run
+// includes the work done during the run in its Stats.
+type StatsEvaluator interface {
+	mcts.Evaluator
+	EvalStats() EvalStats
+}
+
+// NetEvaluator evaluates positions with a network for many concurrent
+// searches: an mcts.Batcher gathers their requests into batches, optionally
+// behind an mcts.Cache. Build a new one whenever the network's weights
+// change (the cache would otherwise answer with the old network), and Close
+// it before the network is used for anything else (training).
+type NetEvaluator struct {
+	batcher *mcts.Batcher
+	cache   *mcts.Cache
+	eval    mcts.Evaluator
+}
+
+// NewNetEvaluator starts a batcher over net for game; cacheSize > 0 puts a
+// cache of that many positions in front of it.
+func NewNetEvaluator(net mcts.Network, game env.Game, bc mcts.BatcherConfig, cacheSize int) (*NetEvaluator, error) {
+	if cacheSize < 0 {
+		return nil, errors.New("selfplay: negative cache size")
+	}
+	b, err := mcts.NewBatcher(net, game, bc)
+	if err != nil {
+		return nil, err
+	}
+	e := &NetEvaluator{batcher: b, eval: b}
+	if cacheSize > 0 {
+		c, err := mcts.NewCache(b, cacheSize)
+		if err != nil {
+			b.Close()
+			return nil, err
+		}
+		e.cache, e.eval = c, c
+	}
+	return e, nil
+}
+
+// Evaluate implements mcts.Evaluator.
+func (e *NetEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
+	return e.eval.Evaluate(ctx, s, legal, priors)
+}
+
+// EvalStats returns the counters since the evaluator was created.
+func (e *NetEvaluator) EvalStats() EvalStats {
+	b := e.batcher.Stats()
+	st := EvalStats{Batches: b.Batches, Positions: b.Positions, ForwardTime: b.ForwardTime}
+	if e.cache != nil {
+		c := e.cache.Stats()
+		st.CacheHits, st.CacheMisses = c.Hits, c.Misses
+	}
+	return st
+}
+
+// Close stops the batcher; later evaluations fail with mcts.ErrClosed.
+func (e *NetEvaluator) Close() error { return e.batcher.Close() }

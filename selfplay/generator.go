@@ -1,0 +1,394 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// Sink receives each finished game with its global index (see
+// Options.FirstGame). Calls are serialised (one at a time), in completion
+// order, which is not index order; an error stops the run and is returned
+// by Run. The record is not used by the generator after Sink returns.
+type Sink func(index int64, rec *data.Record) error
+
+// Options are the per-run settings of a Generator that do not come from the
+// configuration file.
+type Options struct {
+	// Search configures every game's search (noise, temperature, Gumbel or
+	// PUCT, playout cap, tree reuse).
+	Search mcts.Config
+	// Seed is the run seed; game i plays with GameSeed(Seed, i).
+	Seed uint64
+	// FirstGame is the global index of the first game this generator
+	// starts (a resumed run continues after the games already on disk).
+	FirstGame int64
+	// Worker identifies this generator in the records (Meta.Worker), e.g.
+	// one of several self-play processes writing into one directory.
+	Worker int
+	// Now stamps finished games (Meta.Time); nil uses time.Now.
+	Now func() time.Time
+}
+
+// Stop says when Run returns. Exactly one field must be positive.
+type Stop struct {
+	// Games makes Run finish this many games (resuming paused games first,
+	// then starting new ones) and start no others.
+	Games int
+	// Positions makes Run return once the games finished during the run
+	// hold at least this many positions. New games keep starting until
+	// then; the games still in flight pause at their next move boundary
+	// and resume at the next Run.
+	Positions int64
+}
+
+// Generator plays self-play games. Its unfinished games persist between
+// calls to Run. It is not safe for concurrent use (one Run at a time).
+type Generator struct {
+	game     env.Game
+	cfg      Config
+	opts     Options
+	maxMoves int
+	fwd      *forwarder
+
+	next    int64
+	paused  []*gameSlot
+	step    int64
+	stepSet bool
+	running atomic.Bool
+}
+
+// gameSlot is one game in progress.
+type gameSlot struct {
+	index  int64
+	seed   uint64
+	state  env.State
+	search *mcts.Search
+	rec    data.Record
+}
+
+// NewGenerator returns a generator of games of game.
+func NewGenerator(game env.Game, cfg Config, opts Options) (*Generator, error) {
+	if game == nil {
+		return nil, errors.New("selfplay: nil game")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := opts.Search.Validate(); err != nil {
+		return nil, fmt.Errorf("selfplay: %w", err)
+	}
+	if opts.FirstGame < 0 {
+		return nil, fmt.Errorf("selfplay: first game index %d is negative", opts.FirstGame)
+	}
+	if opts.Worker < 0 {
+		return nil, fmt.Errorf("selfplay: worker id %d is negative", opts.Worker)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	maxMoves := cfg.MaxMoves
+	if maxMoves == 0 {
+		maxMoves = game.MaxGameLength()
+	}
+	return &Generator{
+		game:     game,
+		cfg:      cfg,
+		opts:     opts,
+		maxMoves: maxMoves,
+		fwd:      &forwarder{},
+		next:     opts.FirstGame,
+	}, nil
+}
+
+// NextGame is the index the next new game will get.
+func (g *Generator) NextGame() int64 { return g.next }
+
+// InFlight is the number of paused unfinished games.
+func (g *Generator) InFlight() int { return len(g.paused) }
+
+// Run plays games with eval, played by the network of training step
+// networkStep (recorded in Meta.NetworkStep), until stop is met, handing each
+// finished game to sink. Paused games resume first; when the network step
+// differs from the previous Run's, their search trees are discarded, since
+// they hold the old network's evaluations.
+//
+// A cancelled ctx, an evaluator error or a sink error ends the run with that
+// error; the games in flight are kept (at their last completed move) for a
+// later Run. The returned Stats cover the work done either way.
+func (g *Generator) Run(ctx context.Context, eval mcts.Evaluator, networkStep int64, stop Stop, sink Sink) (Stats, error) {
+	if eval == nil || sink == nil {
+		return Stats{}, errors.New("selfplay: run: nil evaluator or sink")
+	}
+	if (stop.Games > 0) == (stop.Positions > 0) || stop.Games < 0 || stop.Positions < 0 {
+		return Stats{}, fmt.Errorf("selfplay: run: stop %+v: set exactly one of Games and Positions to a positive value", stop)
+	}
+	if !g.running.CompareAndSwap(false, true) {
+		return Stats{}, errors.New("selfplay: run: another Run is in progress")
+	}
+	defer g.running.Store(false)
+
+	if g.stepSet && g.step != networkStep {
+		for _, gs := range g.paused {
+			gs.search.Reset()
+		}
+	}
+	g.step, g.stepSet = networkStep, true
+	g.fwd.set(eval)
+	defer g.fwd.set(nil)
+
+	se, hasStats := eval.(StatsEvaluator)
+	var evalBefore EvalStats
+	if hasStats {
+		evalBefore = se.EvalStats()
+	}
+	start := time.Now()
+
+	r := &run{g: g, stop: stop, sink: sink}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	defer r.cancel()
+	var wg sync.WaitGroup
+	for range g.cfg.ParallelGames {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work(networkStep)
+		}()
+	}
+	wg.Wait()
+
+	// Keep paused games in index order so that resumption is deterministic.
+	sort.Slice(g.paused, func(i, j int) bool { return g.paused[i].index < g.paused[j].index })
+	st := r.stats
+	st.Elapsed = time.Since(start)
+	if hasStats {
+		st.Eval = se.EvalStats().Sub(evalBefore)
+	}
+	if r.err != nil {
+		if ctx.Err() != nil {
+			return st, fmt.Errorf("selfplay: %w", ctx.Err())
+		}
+		return st, r.err
+	}
+	return st, nil
+}
+
+// run is the shared state of one Run's workers.
+type run struct {
+	g      *Generator
+	stop   Stop
+	sink   Sink
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	stopping atomic.Bool
+
+	mu    sync.Mutex // guards everything below and the generator's queue
+	taken int
+	stats Stats
+	err   error
+}
+
+// take returns the next game to play, or nil when the run must end.
+func (r *run) take() *gameSlot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopping.Load() || r.err != nil {
+		return nil
+	}
+	if r.stop.Games > 0 && r.taken >= r.stop.Games {
+		return nil
+	}
+	r.taken++
+	g := r.g
+	if len(g.paused) > 0 {
+		gs := g.paused[0]
+		g.paused = g.paused[1:]
+		return gs
+	}
+	idx := g.next
+	g.next++
+	seed := GameSeed(g.opts.Seed, idx)
+	// Validated by NewGenerator, so NewSearch cannot fail here.
+	search, err := mcts.NewSearch(g.opts.Search, g.fwd, seed)
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	return &gameSlot{
+		index:  idx,
+		seed:   seed,
+		state:  g.game.NewInitialState(),
+		search: search,
+		rec: data.Record{
+			Game:            g.game.Name(),
+			EncodingVersion: g.game.EncodingVersion(),
+		},
+	}
+}
+
+// park puts an unfinished game back in the generator's queue.
+func (r *run) park(gs *gameSlot) {
+	r.mu.Lock()
+	r.g.paused = append(r.g.paused, gs)
+	r.mu.Unlock()
+}
+
+// fail records the first error and stops the other workers; r.mu is held.
+func (r *run) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+	r.stopping.Store(true)
+	r.cancel()
+}
+
+func (r *run) work(networkStep int64) {
+	for {
+		gs := r.take()
+		if gs == nil {
+			return
+		}
+		for {
+			if r.over(gs) {
+				// A game kept finished by a failed run.
+				r.finish(gs, networkStep)
+				break
+			}
+			if r.stopping.Load() {
+				r.park(gs)
+				return
+			}
+			done, err := r.move(gs)
+			if err != nil {
+				r.park(gs)
+				r.mu.Lock()
+				r.fail(fmt.Errorf("selfplay: game %d, move %d: %w", gs.index, len(gs.rec.Actions), err))
+				r.mu.Unlock()
+				return
+			}
+			if done {
+				r.finish(gs, networkStep)
+				break
+			}
+		}
+	}
+}
+
+// move searches the game's position and plays the chosen action. It
+// reports whether the game is over (or reached the move limit).
+func (r *run) move(gs *gameSlot) (bool, error) {
+	res, err := gs.search.Run(r.ctx, gs.state)
+	if err != nil {
+		return false, err
+	}
+	mv := data.Move{Full: res.Full, HasRootValue: true, RootValue: clamp1(res.Value)}
+	if res.Full {
+		mv.Policy = make([]data.ActionProb, 0, len(res.Actions))
+		for i, a := range res.Actions {
+			if p := res.Policy[i]; p > 0 {
+				mv.Policy = append(mv.Policy, data.ActionProb{Action: int32(a), Prob: p})
+			}
+		}
+	}
+	if err := gs.state.ApplyAction(res.Action); err != nil {
+		return false, fmt.Errorf("search chose an illegal action: %w", err)
+	}
+	gs.rec.Actions = append(gs.rec.Actions, res.Action)
+	gs.rec.Moves = append(gs.rec.Moves, mv)
+	gs.search.Advance(res.Action)
+
+	r.mu.Lock()
+	r.stats.Searches++
+	r.stats.Simulations += int64(res.Simulations)
+	r.mu.Unlock()
+
+	return r.over(gs), nil
+}
+
+// over reports whether the game has ended or reached the move limit.
+func (r *run) over(gs *gameSlot) bool {
+	return gs.state.IsTerminal() || (r.g.maxMoves > 0 && len(gs.rec.Actions) >= r.g.maxMoves)
+}
+
+// finish hands a finished game to the sink and counts it.
+func (r *run) finish(gs *gameSlot, networkStep int64) {
+	rec := &gs.rec
+	truncated := !gs.state.IsTerminal()
+	if !truncated {
+		rec.Returns = gs.state.Returns()
+	}
+	rec.Meta = data.Meta{
+		NetworkStep: networkStep,
+		Seed:        gs.seed,
+		Worker:      r.g.opts.Worker,
+		Time:        r.g.opts.Now().UTC(),
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		// Another worker failed: keep the game for a later run rather than
+		// handing it to a sink that may be broken. It is complete, so the
+		// next Run finishes it at once.
+		r.g.paused = append(r.g.paused, gs)
+		return
+	}
+	if err := r.sink(gs.index, rec); err != nil {
+		r.g.paused = append(r.g.paused, gs)
+		r.fail(fmt.Errorf("selfplay: game %d: sink: %w", gs.index, err))
+		return
+	}
+	r.stats.add(rec, truncated)
+	if r.stop.Positions > 0 && r.stats.Positions >= r.stop.Positions {
+		r.stopping.Store(true)
+	}
+}
+
+func clamp1(v float32) float32 {
+	return min(max(v, -1), 1)
+}
+
+// forwarder is the evaluator every search holds; it forwards to the
+// evaluator of the current Run, so that paused games continue with a new
+// network.
+type forwarder struct {
+	cur atomic.Pointer[evalBox]
+}
+
+type evalBox struct{ e mcts.Evaluator }
+
+func (f *forwarder) set(e mcts.Evaluator) {
+	if e == nil {
+		f.cur.Store(nil)
+		return
+	}
+	f.cur.Store(&evalBox{e})
+}
+
+func (f *forwarder) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
+	b := f.cur.Load()
+	if b == nil {
+		return 0, errors.New("selfplay: evaluation outside Run")
+	}
+	return b.e.Evaluate(ctx, s, legal, priors)
+}
+
+// Generate plays exactly games games (indices opts.FirstGame onwards) with
+// eval and hands each record to sink. With a deterministic evaluator the
+// records (apart from Meta.Time) depend only on opts and games, not on
+// cfg.ParallelGames or scheduling.
+func Generate(ctx context.Context, cfg Config, opts Options, game env.Game, eval mcts.Evaluator, networkStep int64, games int, sink Sink) (Stats, error) {
+	g, err := NewGenerator(game, cfg, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	return g.Run(ctx, eval, networkStep, Stop{Games: games}, sink)
+}

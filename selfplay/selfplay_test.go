@@ -1,0 +1,455 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/tictactoe"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// fakeNet is a deterministic mcts.Network: each row's outputs depend only on
+// that row's observation, so batching cannot change results.
+type fakeNet struct {
+	obsSize, actions int
+	delay            time.Duration
+	calls, rows      atomic.Int64
+	fail             atomic.Bool
+}
+
+func newFakeNet(g env.Game, delay time.Duration) *fakeNet {
+	return &fakeNet{obsSize: g.ObservationShape().Size(), actions: g.NumActions(), delay: delay}
+}
+
+func (f *fakeNet) Forward(obs []float32, n int, logits, values []float32) error {
+	if f.fail.Load() {
+		return errors.New("fake network failure")
+	}
+	f.calls.Add(1)
+	f.rows.Add(int64(n))
+	if f.delay > 0 {
+		time.Sleep(f.delay)
+	}
+	for i := range n {
+		o := obs[i*f.obsSize : (i+1)*f.obsSize]
+		var h float32
+		for j, x := range o {
+			h += x * float32(j%7+1)
+		}
+		for a := range f.actions {
+			logits[i*f.actions+a] = float32((a*int(h+1))%5) * 0.5
+		}
+		values[i] = float32(math.Tanh(float64(h)/10 - 1))
+	}
+	return nil
+}
+
+func fixedNow() time.Time { return time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+func testSearch(mode mcts.Mode) mcts.Config {
+	c := mcts.DefaultConfig()
+	c.Mode = mode
+	c.Simulations = 16
+	c.LeavesInFlight = 2
+	c.Gumbel.MaxConsideredActions = 4
+	return c
+}
+
+// collect is a Sink that keeps copies of the records.
+type collect struct {
+	mu   sync.Mutex
+	recs []data.Record
+}
+
+func (c *collect) sink(_ int64, rec *data.Record) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.recs = append(c.recs, *rec)
+	return nil
+}
+
+func (c *collect) sorted() []data.Record {
+	out := append([]data.Record(nil), c.recs...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Meta.Seed < out[j].Meta.Seed })
+	return out
+}
+
+func newEval(t *testing.T, g env.Game, net mcts.Network, cache int) *NetEvaluator {
+	t.Helper()
+	e, err := NewNetEvaluator(net, g, mcts.BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond}, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func TestGenerateRecordsAreValid(t *testing.T) {
+	game := tictactoe.New()
+	cases := []struct {
+		name   string
+		search mcts.Config
+		cap    bool
+	}{
+		{"puct", testSearch(mcts.ModePUCT), false},
+		{"gumbel", testSearch(mcts.ModeGumbel), false},
+		{"gumbel playout cap", testSearch(mcts.ModeGumbel), true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			search := tc.search
+			if tc.cap {
+				search.PlayoutCap = mcts.PlayoutCapConfig{Enabled: true, FullProbability: 0.3, CheapSimulations: 4}
+			}
+			cfg := Config{ParallelGames: 6, CacheSize: 1024}
+			opts := Options{Search: search, Seed: 7, FirstGame: 100, Worker: 3, Now: fixedNow}
+			var c collect
+			const games = 12
+			st, err := Generate(context.Background(), cfg, opts, game, newEval(t, game, newFakeNet(game, 0), 1024), 42, games, c.sink)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Games != games || len(c.recs) != games {
+				t.Fatalf("stats report %d games, sink got %d, want %d", st.Games, len(c.recs), games)
+			}
+			seeds := map[uint64]bool{}
+			for i := range int64(games) {
+				seeds[GameSeed(7, 100+i)] = true
+			}
+			var positions, full int64
+			wins := [2]int{}
+			draws := 0
+			cheap := 0
+			for i := range c.recs {
+				rec := &c.recs[i]
+				if err := rec.Validate(); err != nil {
+					t.Fatalf("record %d: %v", i, err)
+				}
+				if _, err := data.Replay(game, rec); err != nil {
+					t.Fatalf("record %d does not replay: %v", i, err)
+				}
+				if !seeds[rec.Meta.Seed] {
+					t.Fatalf("record %d has seed %d, not one of games 100..111", i, rec.Meta.Seed)
+				}
+				delete(seeds, rec.Meta.Seed)
+				if rec.Meta.NetworkStep != 42 || rec.Meta.Worker != 3 || !rec.Meta.Time.Equal(fixedNow()) {
+					t.Fatalf("record %d meta %+v", i, rec.Meta)
+				}
+				positions += int64(len(rec.Actions))
+				full += int64(rec.FullMoves())
+				switch {
+				case rec.Returns[0] > 0:
+					wins[0]++
+				case rec.Returns[1] > 0:
+					wins[1]++
+				default:
+					draws++
+				}
+				for _, m := range rec.Moves {
+					if !m.HasRootValue {
+						t.Fatal("move without root value")
+					}
+					if !m.Full {
+						cheap++
+					}
+				}
+			}
+			if positions != st.Positions || full != st.FullPositions || wins != st.Wins || draws != st.Draws {
+				t.Fatalf("stats %+v disagree with records: positions %d full %d wins %v draws %d", st, positions, full, wins, draws)
+			}
+			if tc.cap && (cheap == 0 || full == 0) {
+				t.Fatalf("playout cap: %d cheap and %d full moves, want both", cheap, full)
+			}
+			if !tc.cap && cheap != 0 {
+				t.Fatalf("%d cheap moves without playout cap", cheap)
+			}
+			if st.Searches < positions || st.Simulations < st.Searches {
+				t.Fatalf("searches %d simulations %d for %d positions", st.Searches, st.Simulations, positions)
+			}
+			if st.Eval.Positions == 0 || st.Eval.CacheHits+st.Eval.CacheMisses == 0 {
+				t.Fatalf("evaluator stats not collected: %+v", st.Eval)
+			}
+		})
+	}
+}
+
+func TestGenerateIsReproducible(t *testing.T) {
+	game := tictactoe.New()
+	run := func(seed uint64, parallel int, cache int) []data.Record {
+		var c collect
+		opts := Options{Search: testSearch(mcts.ModeGumbel), Seed: seed, Now: fixedNow}
+		cfg := Config{ParallelGames: parallel, CacheSize: cache}
+		if _, err := Generate(context.Background(), cfg, opts, game, newEval(t, game, newFakeNet(game, 0), cache), 0, 10, c.sink); err != nil {
+			t.Fatal(err)
+		}
+		return c.sorted()
+	}
+	a := run(5, 1, 0)
+	for _, tc := range []struct{ parallel, cache int }{{1, 0}, {4, 0}, {10, 512}} {
+		if b := run(5, tc.parallel, tc.cache); !reflect.DeepEqual(a, b) {
+			t.Fatalf("parallel=%d cache=%d: records differ from a sequential run with the same seed", tc.parallel, tc.cache)
+		}
+	}
+	if c := run(6, 4, 0); reflect.DeepEqual(a, c) {
+		t.Fatal("seeds 5 and 6 produced the same games")
+	}
+}
+
+// TestPauseResume checks that a run stopped by a position budget keeps its
+// unfinished games and that resuming them (same network) gives exactly the
+// games an uninterrupted run plays.
+func TestPauseResume(t *testing.T) {
+	game := tictactoe.New()
+	net := newFakeNet(game, 0)
+	opts := Options{Search: testSearch(mcts.ModePUCT), Seed: 11, Now: fixedNow}
+	cfg := Config{ParallelGames: 5}
+	g, err := NewGenerator(game, cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c collect
+	eval := newEval(t, game, net, 0)
+	total := 0
+	for i := 0; i < 3; i++ {
+		st, err := g.Run(context.Background(), eval, 1, Stop{Positions: 12}, c.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Positions < 12 {
+			t.Fatalf("run %d returned after %d positions, want at least 12", i, st.Positions)
+		}
+		total += st.Games
+	}
+	if g.InFlight() == 0 {
+		t.Fatal("no game in flight after a position-limited run with 5 parallel games")
+	}
+	started := g.NextGame()
+	if st, err := g.Run(context.Background(), eval, 1, Stop{Games: g.InFlight()}, c.sink); err != nil {
+		t.Fatal(err)
+	} else {
+		total += st.Games
+	}
+	if g.InFlight() != 0 || g.NextGame() != started || int64(total) != started || len(c.recs) != total {
+		t.Fatalf("after finishing: in flight %d, next %d (was %d), games %d, records %d",
+			g.InFlight(), g.NextGame(), started, total, len(c.recs))
+	}
+	var ref collect
+	if _, err := Generate(context.Background(), cfg, opts, game, newEval(t, game, net, 0), 1, int(started), ref.sink); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.sorted(), ref.sorted()) {
+		t.Fatal("paused and resumed games differ from an uninterrupted run")
+	}
+}
+
+func TestBatcherBatchesAcrossGames(t *testing.T) {
+	game := tictactoe.New()
+	net := newFakeNet(game, 300*time.Microsecond)
+	e, err := NewNetEvaluator(net, game, mcts.BatcherConfig{MaxBatch: 32, MaxWait: 2 * time.Millisecond}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var c collect
+	opts := Options{Search: testSearch(mcts.ModePUCT), Seed: 1}
+	st, err := Generate(context.Background(), Config{ParallelGames: 16}, opts, game, e, 0, 16, c.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mb := st.Eval.MeanBatch(); mb < 3 {
+		t.Fatalf("mean batch %.2f with 16 parallel games, want at least 3", mb)
+	}
+	if st.Eval.Positions != net.rows.Load() || st.Eval.Batches != net.calls.Load() {
+		t.Fatalf("eval stats %+v, network saw %d calls / %d rows", st.Eval, net.calls.Load(), net.rows.Load())
+	}
+	if st.ForwardShare() <= 0 || st.ForwardShare() > 1 {
+		t.Fatalf("forward share %v", st.ForwardShare())
+	}
+}
+
+func TestMaxMovesTruncates(t *testing.T) {
+	game := tictactoe.New()
+	var c collect
+	opts := Options{Search: testSearch(mcts.ModePUCT), Seed: 3}
+	st, err := Generate(context.Background(), Config{ParallelGames: 2, MaxMoves: 3}, opts, game, mcts.UniformEvaluator{}, 0, 4, c.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Truncated != 4 || st.Draws != 4 {
+		t.Fatalf("truncated %d draws %d, want 4 and 4", st.Truncated, st.Draws)
+	}
+	for _, rec := range c.recs {
+		if len(rec.Actions) != 3 || rec.Returns != [2]float32{} {
+			t.Fatalf("truncated record: %d actions, returns %v", len(rec.Actions), rec.Returns)
+		}
+		if _, err := data.Replay(game, &rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestErrorsStopTheRun(t *testing.T) {
+	game := tictactoe.New()
+	opts := Options{Search: testSearch(mcts.ModePUCT), Seed: 3}
+	t.Run("sink", func(t *testing.T) {
+		n := 0
+		sink := func(int64, *data.Record) error {
+			n++
+			if n == 2 {
+				return errors.New("disk full")
+			}
+			return nil
+		}
+		g, err := NewGenerator(game, Config{ParallelGames: 4}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.Run(context.Background(), mcts.UniformEvaluator{}, 0, Stop{Games: 20}, sink)
+		if err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Fatalf("err = %v, want the sink's error", err)
+		}
+		if n != 2 {
+			t.Fatalf("sink called %d times after failing, want it to stop at 2", n)
+		}
+		// The failed game is kept: the next run hands it over first.
+		var c collect
+		if _, err := g.Run(context.Background(), mcts.UniformEvaluator{}, 0, Stop{Games: 1}, c.sink); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.recs) != 1 {
+			t.Fatalf("%d records", len(c.recs))
+		}
+	})
+	t.Run("network", func(t *testing.T) {
+		net := newFakeNet(game, 0)
+		net.fail.Store(true)
+		var c collect
+		_, err := Generate(context.Background(), Config{ParallelGames: 4}, opts, game, newEval(t, game, net, 0), 0, 8, c.sink)
+		if err == nil || !strings.Contains(err.Error(), "fake network failure") {
+			t.Fatalf("err = %v, want the network's error", err)
+		}
+	})
+	t.Run("cancel", func(t *testing.T) {
+		net := newFakeNet(game, time.Millisecond)
+		ctx, cancel := context.WithCancel(context.Background())
+		var c collect
+		sink := func(i int64, r *data.Record) error {
+			cancel()
+			return c.sink(i, r)
+		}
+		g, err := NewGenerator(game, Config{ParallelGames: 4}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = g.Run(ctx, newEval(t, game, net, 0), 0, Stop{Games: 1000}, sink)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+		if len(c.recs) == 0 || len(c.recs) > 4 {
+			t.Fatalf("%d records after cancelling at the first", len(c.recs))
+		}
+	})
+	t.Run("bad stop", func(t *testing.T) {
+		g, err := NewGenerator(game, Config{ParallelGames: 1}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []Stop{{}, {Games: 1, Positions: 1}, {Games: -1}} {
+			if _, err := g.Run(context.Background(), mcts.UniformEvaluator{}, 0, s, func(int64, *data.Record) error { return nil }); err == nil {
+				t.Fatalf("stop %+v accepted", s)
+			}
+		}
+	})
+}
+
+func TestNoGoroutineLeak(t *testing.T) {
+	game := tictactoe.New()
+	before := runtime.NumGoroutine()
+	for i := range 3 {
+		e, err := NewNetEvaluator(newFakeNet(game, 0), game, mcts.DefaultBatcherConfig(), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		opts := Options{Search: testSearch(mcts.ModeGumbel), Seed: uint64(i)}
+		n := 0
+		_, err = Generate(ctx, Config{ParallelGames: 8}, opts, game, e, 0, 20, func(int64, *data.Record) error {
+			if n++; n == 5 && i == 1 {
+				cancel()
+			}
+			return nil
+		})
+		if i == 1 && !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled run: %v", err)
+		} else if i != 1 && err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		e.Close()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%d goroutines before, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{DefaultConfig(), ""},
+		{Config{ParallelGames: 0}, "parallel_games"},
+		{Config{ParallelGames: 1, MaxMoves: -1}, "max_moves"},
+		{Config{ParallelGames: 1, CacheSize: -5}, "cache_size"},
+	} {
+		err := tc.cfg.Validate()
+		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("Validate(%+v) = %v, want an error naming %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+func TestGameSeedDistinct(t *testing.T) {
+	for _, run := range []uint64{0, 1, 12345} {
+		seen := map[uint64]int64{}
+		for i := range int64(20000) {
+			s := GameSeed(run, i)
+			if j, ok := seen[s]; ok {
+				t.Fatalf("run %d: games %d and %d share seed %d", run, j, i, s)
+			}
+			seen[s] = i
+		}
+	}
+	if GameSeed(1, 0) == GameSeed(2, 0) {
+		t.Fatal("runs 1 and 2 share game 0's seed")
+	}
+}
+
+func ExampleGenerate() {
+	game := tictactoe.New()
+	search := mcts.DefaultConfig()
+	search.Simulations = 8
+	opts := Options{Search: search, Seed: 1}
+	var games int
+	st, err := Generate(context.Background(), DefaultConfig(), opts, game, mcts.UniformEvaluator{}, 0, 4,
+		func(int64, *data.Record) error { games++; return nil })
+	fmt.Println(games, st.Games, err)
+	// Output: 4 4 <nil>
+}

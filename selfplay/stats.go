@@ -1,0 +1,119 @@
+package selfplay
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/zerokit/zerokit/data"
+)
+
+// Stats describes the work of one Generator.Run.
+type Stats struct {
+	// Games is the number of games finished and Positions their total
+	// number of moves; FullPositions counts the moves chosen by a full
+	// search (usable policy targets).
+	Games                    int
+	Positions, FullPositions int64
+	// Wins counts the games won by player 0 and player 1; Draws the others
+	// (Truncated of them ended by the move limit rather than the rules).
+	Wins             [2]int
+	Draws, Truncated int
+	// Searches and Simulations count the searches run (one per move,
+	// including moves of games still in flight) and their simulations.
+	Searches, Simulations int64
+	// Elapsed is the wall time of the run.
+	Elapsed time.Duration
+	// Eval is the evaluator's work during the run, when it reports it (see
+	// StatsEvaluator).
+	Eval EvalStats
+}
+
+func (s *Stats) add(rec *data.Record, truncated bool) {
+	s.Games++
+	s.Positions += int64(len(rec.Actions))
+	s.FullPositions += int64(rec.FullMoves())
+	switch {
+	case rec.Returns[0] > rec.Returns[1]:
+		s.Wins[0]++
+	case rec.Returns[1] > rec.Returns[0]:
+		s.Wins[1]++
+	default:
+		s.Draws++
+	}
+	if truncated {
+		s.Truncated++
+	}
+}
+
+// Merge adds the counts of o to s (elapsed times add up).
+func (s *Stats) Merge(o Stats) {
+	s.Games += o.Games
+	s.Positions += o.Positions
+	s.FullPositions += o.FullPositions
+	s.Wins[0] += o.Wins[0]
+	s.Wins[1] += o.Wins[1]
+	s.Draws += o.Draws
+	s.Truncated += o.Truncated
+	s.Searches += o.Searches
+	s.Simulations += o.Simulations
+	s.Elapsed += o.Elapsed
+	s.Eval.Batches += o.Eval.Batches
+	s.Eval.Positions += o.Eval.Positions
+	s.Eval.ForwardTime += o.Eval.ForwardTime
+	s.Eval.CacheHits += o.Eval.CacheHits
+	s.Eval.CacheMisses += o.Eval.CacheMisses
+}
+
+func perSecond(n float64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return n / d.Seconds()
+}
+
+// GamesPerSecond is the rate of finished games.
+func (s Stats) GamesPerSecond() float64 { return perSecond(float64(s.Games), s.Elapsed) }
+
+// PositionsPerSecond is the rate of searched moves (all searches, including
+// those of games still in flight).
+func (s Stats) PositionsPerSecond() float64 { return perSecond(float64(s.Searches), s.Elapsed) }
+
+// SimulationsPerSecond is the rate of search simulations.
+func (s Stats) SimulationsPerSecond() float64 { return perSecond(float64(s.Simulations), s.Elapsed) }
+
+// MeanLength is the mean number of moves of the finished games.
+func (s Stats) MeanLength() float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return float64(s.Positions) / float64(s.Games)
+}
+
+// ForwardShare is the fraction of the run's wall time spent in the
+// network's forward pass.
+func (s Stats) ForwardShare() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Eval.ForwardTime) / float64(s.Elapsed)
+}
+
+// Outcomes returns the fractions of finished games won by player 0, won by
+// player 1 and drawn.
+func (s Stats) Outcomes() (p0, p1, draw float64) {
+	if s.Games == 0 {
+		return 0, 0, 0
+	}
+	n := float64(s.Games)
+	return float64(s.Wins[0]) / n, float64(s.Wins[1]) / n, float64(s.Draws) / n
+}
+
+// String summarises the run on one line.
+func (s Stats) String() string {
+	p0, p1, d := s.Outcomes()
+	return fmt.Sprintf("%d games, %d positions in %.1fs: %.2f games/s, %.1f pos/s, %.0f sims/s, "+
+		"mean length %.1f, p0/p1/draw %.0f%%/%.0f%%/%.0f%%, batch %.1f, forward %.0f%%, cache hits %.0f%%",
+		s.Games, s.Positions, s.Elapsed.Seconds(), s.GamesPerSecond(), s.PositionsPerSecond(),
+		s.SimulationsPerSecond(), s.MeanLength(), 100*p0, 100*p1, 100*d,
+		s.Eval.MeanBatch(), 100*s.ForwardShare(), 100*s.Eval.CacheHitRate())
+}
