@@ -32,9 +32,8 @@ type Factory func(seed uint64) (Agent, error)
 // ErrTerminal is returned by Act when the state has no legal actions.
 var ErrTerminal = errors.New("agent: state is terminal, no action to choose")
 
-// seedStream2 is the second PCG seed word agents use with their explicit
-// seed, so that two agents of different kinds given the same seed still draw
-// from distinct streams.
+// Second PCG seed words of each kind of agent, so that agents of different
+// kinds given the same seed still draw from distinct streams.
 const (
 	randomStream    = 0x52414e444f4d2121 // "RANDOM!!"
 	greedyStream    = 0x4752454544592121 // "GREEDY!!"

@@ -62,8 +62,8 @@ type SearchResult struct {
 	// Score is its value for the player to move, in heuristic units, or
 	// ±(WinScore - plies) for a proven win or loss.
 	Score float64
-	// Depth is the deepest completed iteration (0 if even depth 1 was
-	// interrupted, in which case Action is the best move found so far).
+	// Depth is the deepest completed iteration (depth 1 always
+	// completes unless the context is cancelled).
 	Depth int
 	// Nodes is the number of states searched.
 	Nodes int64
@@ -73,9 +73,14 @@ type SearchResult struct {
 
 // SearchStats accumulates SearchResults over the moves of a game.
 type SearchStats struct {
-	Moves      int
-	Nodes      int64
-	DepthSum   int
+	// Moves is the number of searches.
+	Moves int
+	// Nodes is the total number of states searched.
+	Nodes int64
+	// DepthSum is the sum of the completed depths (DepthSum/Moves is the
+	// mean depth).
+	DepthSum int
+	// Elapsed is the total search time and MaxElapsed the longest search.
 	Elapsed    time.Duration
 	MaxElapsed time.Duration
 }
@@ -84,14 +89,13 @@ type SearchStats struct {
 // transposition table keyed by State.Hash, move ordering by
 // transposition-table move, static evaluation of the children (at depth 2
 // and more), killer moves and the history heuristic, and a quiescence
-// search over captures when the heuristic implements Tactical. With a depth limit and
-// no time limit its play is a deterministic function of the seed.
+// search over captures when the heuristic implements Tactical. With a depth
+// limit and no time limit its play is a deterministic function of the seed.
 type AlphaBeta struct {
-	cfg        AlphaBetaConfig
-	name       string
-	h          Heuristic
-	numActions int
-	rng        *rand.Rand
+	cfg  AlphaBetaConfig
+	name string
+	h    Heuristic
+	rng  *rand.Rand
 
 	tt      []ttEntry
 	ttMask  uint64
@@ -170,14 +174,13 @@ func NewAlphaBeta(game env.Game, h Heuristic, cfg AlphaBetaConfig) (*AlphaBeta, 
 		}
 	}
 	return &AlphaBeta{
-		cfg:        cfg,
-		name:       name,
-		h:          h,
-		numActions: game.NumActions(),
-		rng:        rand.New(rand.NewPCG(cfg.Seed, alphaBetaStream)),
-		tt:         make([]ttEntry, 1<<cfg.TTBits),
-		ttMask:     1<<cfg.TTBits - 1,
-		history:    make([]int64, game.NumActions()),
+		cfg:     cfg,
+		name:    name,
+		h:       h,
+		rng:     rand.New(rand.NewPCG(cfg.Seed, alphaBetaStream)),
+		tt:      make([]ttEntry, 1<<cfg.TTBits),
+		ttMask:  1<<cfg.TTBits - 1,
+		history: make([]int64, game.NumActions()),
 	}, nil
 }
 

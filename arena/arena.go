@@ -118,7 +118,8 @@ func (r Result) EstimateAs(colour int) elo.Estimate {
 	return elo.Estimate95(r.Wins[colour], r.Draws[colour], r.Losses[colour])
 }
 
-// Pairing converts the result to the input of elo.Fit.
+// Pairing converts the result to the input of elo.Fit. elo.Fit needs
+// distinct names, so set A and B when both agents share a name.
 func (r Result) Pairing() elo.Pairing {
 	e := r.Estimate()
 	return elo.Pairing{A: r.A, B: r.B, WinsA: e.Wins, Draws: e.Draws, WinsB: e.Losses}

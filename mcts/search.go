@@ -49,11 +49,14 @@ type Search struct {
 
 // leafSlot is one leaf awaiting evaluation.
 type leafSlot struct {
-	node   int32
-	legal  []int
-	priors []float32
-	value  float32
-	err    error
+	node int32
+	// rootChild is the root child on the leaf's path (-1 for the root),
+	// so that an abandoned round can take back its Gumbel visit count.
+	rootChild int32
+	legal     []int
+	priors    []float32
+	value     float32
+	err       error
 }
 
 // SearchStats counts work done by a Search since it was created.
@@ -70,6 +73,9 @@ type SearchStats struct {
 	Rounds int
 	// Collisions counts descents that ended at a leaf already in flight.
 	Collisions int
+	// Truncated is the number of searches cut short by their context's
+	// deadline (see Result.Truncated).
+	Truncated int
 }
 
 // Result is the outcome of one search. Slices are freshly allocated and
@@ -101,6 +107,11 @@ type Result struct {
 	Full bool
 	// Simulations is the number of simulations this search ran.
 	Simulations int
+	// Truncated reports a search stopped by its context's deadline before
+	// its simulation budget was spent: the result is the best found so far
+	// (Simulations is below the budget). Its Policy is a poorer training
+	// target than a complete search's.
+	Truncated bool
 	// ReusedVisits is the root's visit count inherited from earlier
 	// searches by tree reuse.
 	ReusedVisits int
@@ -163,8 +174,15 @@ func (s *Search) Advance(action int) {
 }
 
 // Run searches from state (which it does not modify) and returns the move
-// to play with the training targets. A cancelled context or an evaluator
-// error aborts the search, discards the tree and returns the error.
+// to play with the training targets.
+//
+// When ctx's deadline passes during the search, Run stops and returns the
+// best result so far, with Result.Truncated set and no error, provided the
+// root's children have at least one visit (from a simulation of this
+// search or kept by tree reuse); the round of evaluations in flight at the
+// deadline is abandoned and the tree stays consistent for reuse. A
+// deadline that passes earlier, a cancelled context, or an evaluator error
+// aborts the search, discards the tree and returns the error.
 func (s *Search) Run(ctx context.Context, state env.State) (Result, error) {
 	if state.IsTerminal() {
 		return Result{}, ErrTerminal
@@ -218,15 +236,28 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 	s.prepareRoot(full, sims)
 
 	done := 0
-	for done < sims {
+	truncated := false
+	for done < sims && !truncated {
 		if err := ctx.Err(); err != nil {
-			return Result{}, fmt.Errorf("mcts: search: %w", err)
+			if !pastDeadline(ctx) || done+reused == 0 {
+				return Result{}, fmt.Errorf("mcts: search: %w", err)
+			}
+			truncated = true
+			break
 		}
 		n, err := s.round(ctx, done, sims)
-		if err != nil {
+		switch {
+		case errors.Is(err, errDeadline):
+			// The round was taken back; its terminal simulations count.
+			done += n
+			if done+reused == 0 {
+				return Result{}, fmt.Errorf("mcts: search: %w", ctx.Err())
+			}
+			truncated = true
+			continue
+		case err != nil:
 			return Result{}, err
-		}
-		if n == 0 {
+		case n == 0:
 			// Unreachable: a round starts with no leaf in flight, so its
 			// first descent completes or queues a simulation.
 			return Result{}, errors.New("mcts: internal error: a search round made no progress")
@@ -235,7 +266,21 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 	}
 	s.stats.Simulations += done
 	res := s.result(state, full, done, reused)
+	res.Truncated = truncated
+	if truncated {
+		s.stats.Truncated++
+	}
 	return res, nil
+}
+
+// errDeadline is returned by round when its evaluations failed because
+// the context's deadline passed; the round has been taken back.
+var errDeadline = errors.New("mcts: deadline passed during a round")
+
+// pastDeadline reports whether ctx ended because its deadline passed (not
+// because it was cancelled).
+func pastDeadline(ctx context.Context) bool {
+	return errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
 // prepareRoot sets up the per-search root data: noisy priors for PUCT, the
@@ -309,6 +354,7 @@ gather:
 			s.countRootVisit(rootChild)
 			s.t.addVirtual(leaf, 1)
 			s.addLeaf(leaf)
+			s.leaves[len(s.leaves)-1].rootChild = rootChild
 		default:
 			// A leaf already in flight: keep virtual loss on the path so
 			// that the next descent avoids it, and undo it afterwards.
@@ -326,6 +372,10 @@ gather:
 		return completed, nil
 	}
 	if err := s.evaluateLeaves(ctx); err != nil {
+		if pastDeadline(ctx) {
+			s.abandonRound()
+			return completed, errDeadline
+		}
 		return 0, err
 	}
 	for _, c := range s.collisions {
@@ -346,6 +396,28 @@ func (s *Search) countRootVisit(rootChild int32) {
 	if s.cfg.Mode == ModeGumbel && rootChild >= 0 {
 		s.runVisits[rootChild-s.t.nodes[0].first]++
 	}
+}
+
+// abandonRound takes back the leaves and collisions of a round whose
+// evaluations did not complete: their virtual visits are removed and the
+// leaves become unvisited again, so the tree is as if the round's pending
+// simulations had never started.
+func (s *Search) abandonRound() {
+	for _, c := range s.collisions {
+		s.t.addVirtual(c, -1)
+	}
+	for i := range s.leaves {
+		l := &s.leaves[i]
+		s.t.addVirtual(l.node, -1)
+		nd := &s.t.nodes[l.node]
+		nd.status = stUnvisited
+		nd.state = nil
+		if s.cfg.Mode == ModeGumbel && l.rootChild >= 0 {
+			s.runVisits[l.rootChild-s.t.nodes[0].first]--
+		}
+	}
+	s.leaves = s.leaves[:0]
+	s.collisions = s.collisions[:0]
 }
 
 // selectLeaf descends from the root to a node that is terminal, pending
@@ -463,6 +535,7 @@ func (s *Search) addLeaf(n int32) {
 	}
 	l := &s.leaves[len(s.leaves)-1]
 	l.node = n
+	l.rootChild = -1
 	l.legal = s.t.nodes[n].state.LegalActions(l.legal)
 	l.priors = grow(l.priors, len(l.legal))
 	l.value, l.err = 0, nil

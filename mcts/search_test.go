@@ -6,7 +6,9 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/tictactoe"
@@ -907,4 +909,149 @@ func FuzzMaskedSoftmax(f *testing.F) {
 			t.Fatalf("priors sum to %v", sum)
 		}
 	})
+}
+
+// stallingEvaluator answers its first stallAfter calls uniformly and then
+// blocks until the context ends (first cancelling it if cancel is set), as
+// a network would when the move's time runs out mid-search.
+type stallingEvaluator struct {
+	stallAfter int
+	cancel     context.CancelFunc
+
+	mu    sync.Mutex
+	calls int
+}
+
+func (e *stallingEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
+	e.mu.Lock()
+	e.calls++
+	n := e.calls
+	e.mu.Unlock()
+	if n <= e.stallAfter {
+		return UniformEvaluator{}.Evaluate(ctx, s, legal, priors)
+	}
+	if e.cancel != nil {
+		e.cancel()
+	}
+	<-ctx.Done()
+	return 0, ctx.Err()
+}
+
+// TestDeadlineTruncatesSearch checks that a deadline passing mid-search
+// returns the best result so far (Truncated, no error) with a consistent
+// tree that the next search reuses, while cancellation and a deadline
+// before any simulation are still errors.
+func TestDeadlineTruncatesSearch(t *testing.T) {
+	const budget = 200
+	tests := []struct {
+		name       string
+		mode       Mode
+		leaves     int
+		stallAfter int // evaluator calls answered (the root's included)
+		cancel     bool
+		wantSims   int // exact number of simulations, or -1: some
+		wantErr    error
+	}{
+		{"puct sequential", ModePUCT, 1, 6, false, 5, nil},
+		{"puct leaves in flight", ModePUCT, 4, 9, false, -1, nil},
+		{"gumbel sequential", ModeGumbel, 1, 6, false, 5, nil},
+		{"gumbel leaves in flight", ModeGumbel, 4, 9, false, -1, nil},
+		{"deadline at the root", ModePUCT, 1, 0, false, 0, context.DeadlineExceeded},
+		{"deadline before a simulation", ModePUCT, 1, 1, false, 0, context.DeadlineExceeded},
+		{"cancelled", ModePUCT, 1, 6, true, 0, context.Canceled},
+		{"cancelled with leaves in flight", ModePUCT, 4, 9, true, 0, context.Canceled},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig(tc.mode, budget)
+			cfg.LeavesInFlight = tc.leaves
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			defer cancel()
+			eval := &stallingEvaluator{stallAfter: tc.stallAfter}
+			if tc.cancel {
+				eval.cancel = cancel
+			}
+			s, err := NewSearch(cfg, eval, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := position(t, 4)
+			res, err := s.Run(ctx, st)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tc.wantErr)
+				}
+				if s.TreeSize() != 0 {
+					t.Error("tree kept after a failed search")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Run after the deadline: %v", err)
+			}
+			if !res.Truncated || s.Stats().Truncated != 1 {
+				t.Errorf("Truncated = %v (stats %d), want true", res.Truncated, s.Stats().Truncated)
+			}
+			if res.Simulations < 1 || res.Simulations >= budget || (tc.wantSims >= 0 && res.Simulations != tc.wantSims) {
+				t.Errorf("%d simulations, want %d (of %d)", res.Simulations, tc.wantSims, budget)
+			}
+			checkTree(t, s)
+			if !st.IsLegal(res.Action) || !slices.Contains(res.Actions, res.Action) {
+				t.Fatalf("truncated search chose illegal action %d", res.Action)
+			}
+			if tc.mode == ModePUCT {
+				if v := res.Visits[slices.Index(res.Actions, res.Action)]; v != slices.Max(res.Visits) {
+					t.Errorf("chose an action with %d visits, not the most visited (%v)", v, res.Visits)
+				}
+			}
+			if total := sum(res.Visits); total != res.Simulations {
+				t.Errorf("root children have %d visits after %d simulations", total, res.Simulations)
+			}
+			// The kept tree is consistent: a complete search continues it.
+			eval.stallAfter = math.MaxInt
+			next := run(t, s, st)
+			if next.Truncated || next.Simulations != budget || next.ReusedVisits != res.Simulations {
+				t.Errorf("next search: truncated %v, %d simulations, %d reused; want false, %d, %d",
+					next.Truncated, next.Simulations, next.ReusedVisits, budget, res.Simulations)
+			}
+		})
+	}
+}
+
+// TestDeadlineWithReusedTree: a deadline that has passed before the first
+// simulation still gives a move when tree reuse kept visits.
+func TestDeadlineWithReusedTree(t *testing.T) {
+	s, err := NewSearch(testConfig(ModePUCT, 100), UniformEvaluator{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := position(t)
+	first := run(t, s, st)
+	s.Advance(first.Action)
+	if err := st.ApplyAction(first.Action); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	res, err := s.Run(ctx, st)
+	if err != nil {
+		t.Fatalf("Run with reused visits after the deadline: %v", err)
+	}
+	if !res.Truncated || res.Simulations != 0 || res.ReusedVisits == 0 || !st.IsLegal(res.Action) {
+		t.Errorf("result %+v: want a truncated search of 0 simulations on reused visits", res)
+	}
+	checkTree(t, s)
+	// Without a kept tree the same deadline is an error.
+	s.Reset()
+	if _, err := s.Run(ctx, st); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want context.DeadlineExceeded", err)
+	}
+}
+
+func sum(v []int) int {
+	t := 0
+	for _, x := range v {
+		t += x
+	}
+	return t
 }

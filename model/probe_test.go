@@ -1,33 +1,27 @@
 package model
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"testing"
-
-	lib "github.com/sugarme/gotch/libtch"
 )
 
-func TestProbeThreads(t *testing.T) {
-	ready := make(chan bool)
-	ask := make(chan bool)
-	ans := make(chan int)
-	go func() {
-		runtime.LockOSThread()
-		net, err := New(Config{Blocks: 1, Channels: 8}, Shape{Planes: 2, Height: 4, Width: 4, Actions: 3}, 1)
-		if err != nil {
-			panic(err)
+func TestProbeTrainLeak(t *testing.T) {
+	shape := Shape{Planes: 4, Height: 8, Width: 8, Actions: 65}
+	n := newTestNet(t, Config{Blocks: 2, Channels: 32}, shape)
+	tr, err := NewTrainer(n, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	b := fixedBatch(rand.New(rand.NewPCG(3, 4)), shape, 16)
+	for r := 0; r < 16; r++ {
+		for i := 0; i < 500; i++ {
+			if _, err := tr.Step(b); err != nil {
+				t.Fatal(err)
+			}
 		}
-		net.Forward(make([]float32, 64), 1, make([]float32, 3), make([]float32, 1))
-		ans <- lib.NumThreads()
-		ready <- true
-		<-ask
-		ans <- lib.NumThreads()
-	}()
-	t.Logf("A before: %d", <-ans)
-	<-ready
-	runtime.LockOSThread()
-	lib.SetNumThreads(2)
-	t.Logf("B after set: %d", lib.NumThreads())
-	ask <- true
-	t.Logf("A after B's set: %d", <-ans)
+		runtime.GC()
+		t.Logf("round %d rss %d KB", r, residentBytes(t)>>10)
+	}
 }

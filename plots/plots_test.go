@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zerokit/zerokit/internal/atomicfile"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -34,7 +35,7 @@ func checkPNG(t *testing.T, path string, w, h int) {
 		t.Errorf("%s is nearly blank", path)
 	}
 	// No temporary files left behind.
-	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*"))
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), atomicfile.TempPrefix+"*"))
 	if len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
 	}

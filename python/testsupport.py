@@ -1,6 +1,7 @@
 """Shared helpers of the Python tests: find or build the zerokit binary and
 give each test a clean adapter environment."""
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -27,6 +28,7 @@ def zerokit_binary():
         raise unittest.SkipTest('set ZEROKIT_BIN or put go on PATH to build '
                                 'zerokit')
     d = tempfile.mkdtemp(prefix='zerokit-pytest-')
+    atexit.register(shutil.rmtree, d, True)
     path = os.path.join(d, 'zerokit')
     p = subprocess.run([go, 'build', '-o', path, './cmd/zerokit'],
                        cwd=os.path.dirname(HERE), stdout=subprocess.PIPE,

@@ -1,0 +1,282 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/zerokit/zerokit/agent/spec"
+	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/internal/strictyaml"
+	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/selfplay"
+)
+
+// Config is a training run's configuration: the YAML file given to
+// "zerokit train -config", every key optional (DefaultConfig gives the
+// defaults), unknown keys an error.
+type Config struct {
+	// Game names the game and its rule options.
+	Game games.Config `yaml:"game"`
+	// Model is the network architecture (model.DefaultConfig when left
+	// out). Its threads key must stay 0: use the top-level threads.
+	Model model.Config `yaml:"model"`
+	// Optimizer configures the training steps: optimizer, learning-rate
+	// schedule, weight decay, gradient clipping, value loss weight.
+	Optimizer model.TrainConfig `yaml:"optimizer"`
+	// Search configures the self-play searches.
+	Search mcts.Config `yaml:"search"`
+	// Batcher sets how self-play leaf evaluations are batched.
+	Batcher mcts.BatcherConfig `yaml:"batcher"`
+	// SelfPlay sets the number of parallel games, the move limit and the
+	// evaluation cache.
+	SelfPlay selfplay.Config `yaml:"selfplay"`
+	// Buffer is the replay buffer (window, augmentation, value target mix).
+	// Its seed is ignored: the sampler is seeded from the run seed and the
+	// training step.
+	Buffer data.BufferConfig `yaml:"buffer"`
+	// Train sets the alternation of self-play and training.
+	Train LoopConfig `yaml:"train"`
+	// Checkpoint sets checkpoint frequency and retention.
+	Checkpoint CheckpointConfig `yaml:"checkpoint"`
+	// Eval sets the periodic evaluation matches.
+	Eval EvalConfig `yaml:"eval"`
+	// Seed is the run seed: network initialisation, game seeds and
+	// sampling derive from it. Default 1.
+	Seed uint64 `yaml:"seed"`
+	// Threads is the number of threads libtorch uses inside one operation
+	// (process-wide). Default 2.
+	Threads int `yaml:"threads"`
+}
+
+// LoopConfig sets the training loop's phases.
+type LoopConfig struct {
+	// BatchSize is the number of positions per training step. Default 256.
+	BatchSize int `yaml:"batch_size"`
+	// PositionsPerIteration is how many new positions (moves of finished
+	// games) each self-play phase generates before the next training
+	// phase. Default 4096.
+	PositionsPerIteration int64 `yaml:"positions_per_iteration"`
+	// SamplesPerPosition is the number of training samples drawn per new
+	// position entering the replay buffer: a training phase runs
+	// floor(SamplesPerPosition * new positions / BatchSize) steps (the
+	// remainder carries over). KataGo uses about 4 at scale; small runs
+	// benefit from more. Default 4.
+	SamplesPerPosition float64 `yaml:"samples_per_position"`
+	// MinBufferPositions is how many positions the replay buffer must hold
+	// before training starts; positions generated before then are not owed
+	// training steps. Default 2048.
+	MinBufferPositions int64 `yaml:"min_buffer_positions"`
+}
+
+// CheckpointConfig sets checkpointing.
+type CheckpointConfig struct {
+	// Every saves a checkpoint every this many training steps (and always
+	// when the run stops). Default 200.
+	Every int64 `yaml:"every"`
+	// KeepLast is how many of the most recent checkpoints are kept.
+	// Default 3.
+	KeepLast int `yaml:"keep_last"`
+	// KeepEvery also keeps every checkpoint whose step is a multiple of it
+	// (0: none). Default 1000.
+	KeepEvery int64 `yaml:"keep_every"`
+}
+
+// EvalConfig sets the periodic evaluation: short matches, colours
+// alternated, of the current network against opponents.
+type EvalConfig struct {
+	// Every runs an evaluation every this many training steps (0:
+	// never). Default 400.
+	Every int64 `yaml:"every"`
+	// Games is the number of games per opponent (even, so colours
+	// balance). Default 20.
+	Games int `yaml:"games"`
+	// Simulations is the network player's search budget per move.
+	// Default 16.
+	Simulations int `yaml:"simulations"`
+	// Mode is the network player's search, "gumbel" or "puct" (with no
+	// noise and no temperature either way). Default gumbel.
+	Mode mcts.Mode `yaml:"mode"`
+	// Opponents are agent specs (see "zerokit play -h": random, greedy,
+	// alphabeta:depth=2, ...) or "previous", the previous checkpoint.
+	// Default [previous, random, greedy].
+	Opponents []string `yaml:"opponents"`
+	// OpeningMoves is the number of random moves that open each pair of
+	// games (played from both sides), so deterministic players meet varied
+	// positions. Default 2.
+	OpeningMoves int `yaml:"opening_moves"`
+	// ParallelGames is the number of evaluation games played at once,
+	// sharing network batches. Default 16.
+	ParallelGames int `yaml:"parallel_games"`
+}
+
+// PreviousOpponent is the opponent name for the previous checkpoint.
+const PreviousOpponent = "previous"
+
+// DefaultConfig returns the defaults of every key: Watch Your Back! with a
+// small network and Gumbel search suited to two CPU cores.
+func DefaultConfig() Config {
+	search := mcts.DefaultConfig()
+	search.Mode = mcts.ModeGumbel
+	search.Simulations = 24
+	search.LeavesInFlight = 4
+	search.Gumbel.MaxConsideredActions = 8
+	search.TemperatureMoves = 0
+	m := model.SmallConfig()
+	buf := data.DefaultBufferConfig()
+	buf.Window = data.WindowConfig{MinPositions: 20000, MaxPositions: 250000, Alpha: 0.75, Beta: 0.4}
+	return Config{
+		Game:      games.DefaultConfig("wyb"),
+		Model:     m,
+		Optimizer: model.DefaultTrainConfig(),
+		Search:    search,
+		Batcher:   mcts.BatcherConfig{MaxBatch: 128, MaxWait: 0},
+		SelfPlay:  selfplay.DefaultConfig(),
+		Buffer:    buf,
+		Train: LoopConfig{
+			BatchSize:             256,
+			PositionsPerIteration: 4096,
+			SamplesPerPosition:    4,
+			MinBufferPositions:    2048,
+		},
+		Checkpoint: CheckpointConfig{Every: 200, KeepLast: 3, KeepEvery: 1000},
+		Eval: EvalConfig{
+			Every:         400,
+			Games:         20,
+			Simulations:   16,
+			Mode:          mcts.ModeGumbel,
+			Opponents:     []string{PreviousOpponent, "random", "greedy"},
+			OpeningMoves:  2,
+			ParallelGames: 16,
+		},
+		Seed:    1,
+		Threads: 2,
+	}
+}
+
+// LoadConfig reads a configuration file strictly on top of DefaultConfig
+// and validates it. Errors name the file and, for YAML problems, the line.
+func LoadConfig(path string) (Config, error) {
+	cfg := DefaultConfig()
+	// A list in the file replaces the default list rather than merging.
+	cfg.Eval.Opponents = nil
+	if err := strictyaml.DecodeFile(path, &cfg); err != nil {
+		return Config{}, err
+	}
+	if cfg.Eval.Opponents == nil {
+		cfg.Eval.Opponents = DefaultConfig().Eval.Opponents
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// ParseConfig is LoadConfig for YAML text; name labels errors.
+func ParseConfig(name string, text []byte) (Config, error) {
+	cfg := DefaultConfig()
+	cfg.Eval.Opponents = nil
+	if err := strictyaml.Decode(name, text, &cfg); err != nil {
+		return Config{}, err
+	}
+	if cfg.Eval.Opponents == nil {
+		cfg.Eval.Opponents = DefaultConfig().Eval.Opponents
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return cfg, nil
+}
+
+// Encode returns the YAML text of the configuration (the effective
+// configuration a run directory keeps).
+func (c Config) Encode() ([]byte, error) {
+	return strictyaml.Encode(c)
+}
+
+// Validate checks every section and names the first bad key.
+func (c Config) Validate() error {
+	if err := c.Game.Validate(); err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
+	if c.Model.Threads != 0 {
+		return errors.New("model.threads: set the top-level threads instead")
+	}
+	if err := c.Model.WithDefaults().Validate(); err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	if err := c.Optimizer.Validate(); err != nil {
+		return fmt.Errorf("optimizer: %w", err)
+	}
+	if err := c.Search.Validate(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if err := c.Batcher.Validate(); err != nil {
+		return fmt.Errorf("batcher: %w", err)
+	}
+	if err := c.SelfPlay.Validate(); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	if err := c.Buffer.Validate(); err != nil {
+		return fmt.Errorf("buffer: %w", err)
+	}
+	t := c.Train
+	switch {
+	case t.BatchSize < 1 || t.BatchSize > 1<<16:
+		return fmt.Errorf("train.batch_size = %d: want a value in [1, 65536]", t.BatchSize)
+	case t.PositionsPerIteration < 1:
+		return fmt.Errorf("train.positions_per_iteration = %d: want at least 1", t.PositionsPerIteration)
+	case !(t.SamplesPerPosition > 0) || math.IsInf(t.SamplesPerPosition, 0) || t.SamplesPerPosition > 1e4:
+		return fmt.Errorf("train.samples_per_position = %v: want a value in (0, 10000]", t.SamplesPerPosition)
+	case t.MinBufferPositions < 1:
+		return fmt.Errorf("train.min_buffer_positions = %d: want at least 1", t.MinBufferPositions)
+	}
+	k := c.Checkpoint
+	switch {
+	case k.Every < 1:
+		return fmt.Errorf("checkpoint.every = %d: want at least 1", k.Every)
+	case k.KeepLast < 1:
+		return fmt.Errorf("checkpoint.keep_last = %d: want at least 1", k.KeepLast)
+	case k.KeepEvery < 0:
+		return fmt.Errorf("checkpoint.keep_every = %d: want a value >= 0 (0: none)", k.KeepEvery)
+	}
+	e := c.Eval
+	switch {
+	case e.Every < 0:
+		return fmt.Errorf("eval.every = %d: want a value >= 0 (0: never)", e.Every)
+	case e.Games < 2 || e.Games%2 != 0:
+		return fmt.Errorf("eval.games = %d: want an even number >= 2 (colours alternate)", e.Games)
+	case e.Simulations < 1:
+		return fmt.Errorf("eval.simulations = %d: want at least 1", e.Simulations)
+	case e.Mode != mcts.ModeGumbel && e.Mode != mcts.ModePUCT:
+		return fmt.Errorf("eval.mode = %q: want %q or %q", e.Mode, mcts.ModeGumbel, mcts.ModePUCT)
+	case e.OpeningMoves < 0:
+		return fmt.Errorf("eval.opening_moves = %d: want a value >= 0", e.OpeningMoves)
+	case e.ParallelGames < 1 || e.ParallelGames > 1024:
+		return fmt.Errorf("eval.parallel_games = %d: want a value in [1, 1024]", e.ParallelGames)
+	}
+	seen := map[string]bool{}
+	reg := spec.Default()
+	for i, o := range e.Opponents {
+		if seen[o] {
+			return fmt.Errorf("eval.opponents[%d] = %q: listed twice", i, o)
+		}
+		seen[o] = true
+		if o == PreviousOpponent {
+			continue
+		}
+		if strings.TrimSpace(o) == "" {
+			return fmt.Errorf("eval.opponents[%d]: empty", i)
+		}
+		if _, err := reg.Parse(o); err != nil {
+			return fmt.Errorf("eval.opponents[%d] = %q: %w", i, o, err)
+		}
+	}
+	if c.Threads < 1 || c.Threads > 256 {
+		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)
+	}
+	return nil
+}
