@@ -151,10 +151,10 @@ func TestForwardErrors(t *testing.T) {
 	n := newTestNet(t, tinyConfig(), tinyShape)
 	size, na := tinyShape.Size(), tinyShape.Actions
 	tests := []struct {
-		name                 string
-		obs, logits, values  int
-		count                int
-		want                 string
+		name                string
+		obs, logits, values int
+		count               int
+		want                string
 	}{
 		{"zero batch", size, na, 1, 0, "batch of 0 observations"},
 		{"short obs", size - 1, na, 1, 1, "needs 60 observation, 7 logit and 1 value slots; got 59, 7 and 1"},

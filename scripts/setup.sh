@@ -161,7 +161,7 @@ fi
 if [[ ${SKIP_PREBUILD:-} == 1 ]]; then
 	say "SKIP_PREBUILD=1: not building gotch now"
 else
-	say "building gotch (first time: ~150 s, 2.5 GB RAM; cached afterwards)"
+	say "building gotch (a cache hit once built; the first build takes ~150 s and 2.5 GB RAM)"
 	(cd "$repo" && go build "$GOTCH_MODULE/libtch" "$GOTCH_MODULE/ts") || die "building gotch failed"
 	say "done"
 fi

@@ -40,6 +40,12 @@ type Options struct {
 
 // Stop says when Run returns. Exactly one field must be positive.
 type Stop struct {
+	// Moves makes Run return once this many moves (searches) have been
+	// played during the run, in finished games or not; the games in
+	// flight pause and resume at the next Run. With games carried over
+	// between runs this gives phases of even length, whereas the positions
+	// of the games that happen to finish vary from run to run.
+	Moves int64
 	// Games makes Run finish this many games (resuming paused games first,
 	// then starting new ones) and start no others.
 	Games int
@@ -128,8 +134,17 @@ func (g *Generator) Run(ctx context.Context, eval mcts.Evaluator, networkStep in
 	if eval == nil || sink == nil {
 		return Stats{}, errors.New("selfplay: run: nil evaluator or sink")
 	}
-	if (stop.Games > 0) == (stop.Positions > 0) || stop.Games < 0 || stop.Positions < 0 {
-		return Stats{}, fmt.Errorf("selfplay: run: stop %+v: set exactly one of Games and Positions to a positive value", stop)
+	set := 0
+	for _, v := range []int64{stop.Moves, int64(stop.Games), stop.Positions} {
+		if v < 0 {
+			return Stats{}, fmt.Errorf("selfplay: run: stop %+v: negative limit", stop)
+		}
+		if v > 0 {
+			set++
+		}
+	}
+	if set != 1 {
+		return Stats{}, fmt.Errorf("selfplay: run: stop %+v: set exactly one of Moves, Games and Positions", stop)
 	}
 	if !g.running.CompareAndSwap(false, true) {
 		return Stats{}, errors.New("selfplay: run: another Run is in progress")
@@ -309,6 +324,9 @@ func (r *run) move(gs *gameSlot) (bool, error) {
 	r.mu.Lock()
 	r.stats.Searches++
 	r.stats.Simulations += int64(res.Simulations)
+	if r.stop.Moves > 0 && r.stats.Searches >= r.stop.Moves {
+		r.stopping.Store(true)
+	}
 	r.mu.Unlock()
 
 	return r.over(gs), nil

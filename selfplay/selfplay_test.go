@@ -222,13 +222,21 @@ func TestPauseResume(t *testing.T) {
 	var c collect
 	eval := newEval(t, game, net, 0)
 	total := 0
-	for i := 0; i < 3; i++ {
-		st, err := g.Run(context.Background(), eval, 1, Stop{Positions: 12}, c.sink)
+	for i := 0; i < 6; i++ {
+		stop := Stop{Positions: 12}
+		if i%2 == 1 {
+			stop = Stop{Moves: 7}
+		}
+		st, err := g.Run(context.Background(), eval, 1, stop, c.sink)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Positions < 12 {
+		if i%2 == 0 && st.Positions < 12 {
 			t.Fatalf("run %d returned after %d positions, want at least 12", i, st.Positions)
+		}
+		// Each of the 5 workers finishes the search it is in.
+		if i%2 == 1 && (st.Searches < 7 || st.Searches >= 7+5) {
+			t.Fatalf("run %d returned after %d moves, want 7 to 11", i, st.Searches)
 		}
 		total += st.Games
 	}
@@ -366,7 +374,7 @@ func TestErrorsStopTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range []Stop{{}, {Games: 1, Positions: 1}, {Games: -1}} {
+		for _, s := range []Stop{{}, {Games: 1, Positions: 1}, {Games: -1}, {Moves: 3, Games: 1}, {Moves: -1}} {
 			if _, err := g.Run(context.Background(), mcts.UniformEvaluator{}, 0, s, func(int64, *data.Record) error { return nil }); err == nil {
 				t.Fatalf("stop %+v accepted", s)
 			}

@@ -125,26 +125,32 @@ func DefaultConfig() Config {
 	search.LeavesInFlight = 4
 	search.Gumbel.MaxConsideredActions = 8
 	search.TemperatureMoves = 0
+	search.PlayoutCap.CheapSimulations = 8
 	m := model.SmallConfig()
 	buf := data.DefaultBufferConfig()
 	buf.Window = data.WindowConfig{MinPositions: 20000, MaxPositions: 250000, Alpha: 0.75, Beta: 0.4}
+	opt := model.DefaultTrainConfig()
+	opt.Schedule.LearningRate = 0.002
+	opt.Schedule.WarmupSteps = 100
+	opt.WeightDecay = 1e-4
+	opt.GradClipNorm = 5
 	return Config{
 		Game:      games.DefaultConfig("wyb"),
 		Model:     m,
-		Optimizer: model.DefaultTrainConfig(),
+		Optimizer: opt,
 		Search:    search,
 		Batcher:   mcts.BatcherConfig{MaxBatch: 128, MaxWait: 0},
-		SelfPlay:  selfplay.DefaultConfig(),
+		SelfPlay:  selfplay.Config{ParallelGames: 48, CacheSize: 1 << 16},
 		Buffer:    buf,
 		Train: LoopConfig{
 			BatchSize:             256,
 			PositionsPerIteration: 4096,
-			SamplesPerPosition:    4,
-			MinBufferPositions:    2048,
+			SamplesPerPosition:    6,
+			MinBufferPositions:    4096,
 		},
-		Checkpoint: CheckpointConfig{Every: 200, KeepLast: 3, KeepEvery: 1000},
+		Checkpoint: CheckpointConfig{Every: 250, KeepLast: 3, KeepEvery: 1000},
 		Eval: EvalConfig{
-			Every:         400,
+			Every:         1000,
 			Games:         20,
 			Simulations:   16,
 			Mode:          mcts.ModeGumbel,
@@ -258,6 +264,10 @@ func (c Config) Validate() error {
 	case e.ParallelGames < 1 || e.ParallelGames > 1024:
 		return fmt.Errorf("eval.parallel_games = %d: want a value in [1, 1024]", e.ParallelGames)
 	}
+	game, err := games.New(c.Game)
+	if err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
 	seen := map[string]bool{}
 	reg := spec.Default()
 	for i, o := range e.Opponents {
@@ -271,7 +281,7 @@ func (c Config) Validate() error {
 		if strings.TrimSpace(o) == "" {
 			return fmt.Errorf("eval.opponents[%d]: empty", i)
 		}
-		if _, err := reg.Parse(o); err != nil {
+		if _, err := reg.Build(game, o); err != nil {
 			return fmt.Errorf("eval.opponents[%d] = %q: %w", i, o, err)
 		}
 	}

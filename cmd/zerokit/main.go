@@ -24,9 +24,16 @@ type command struct {
 // commands lists the subcommands. Each lives in a file of its own name.
 func commands() map[string]command {
 	return map[string]command{
-		"play":   {"play Watch Your Back! against an agent in the terminal", runPlay},
-		"serve":  {"play an agent through the referee line protocol on stdin/stdout or TCP", runServe},
-		"replay": {"replay referee-format games from stdin and print the referee's transcript", runReplay},
+		"play":     {"play Watch Your Back! against an agent in the terminal", runPlay},
+		"serve":    {"play an agent through the referee line protocol on stdin/stdout or TCP", runServe},
+		"replay":   {"replay referee-format games from stdin and print the referee's transcript", runReplay},
+		"export":   {"write a self-contained agent directory (network, settings, referee adapter) from a checkpoint", runExport},
+		"eval":     {"play a match between two agents and report the score and Elo difference with 95% intervals", runEval},
+		"gauntlet": {"rate several agents and a run's checkpoints together (Elo table, JSON, PNG plot)", runGauntlet},
+		"plot":     {"draw PNG plots of a training run's metrics", runPlot},
+		"train":    {"train a network by self-play from a configuration file; resumable (see configs/)", runTrain},
+		"selfplay": {"generate self-play games with a fixed network checkpoint into a games directory", runSelfplay},
+		"bench":    {"measure self-play (batched vs unbatched) and training throughput", runBench},
 	}
 }
 

@@ -32,7 +32,11 @@ Agent specs (-agent):
 
 // runPlay implements "zerokit play".
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	reg := agentRegistry()
+	reg, err := newAgents(1)
+	if err != nil {
+		return err
+	}
+	defer reg.Close()
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	agentSpec := fs.String("agent", "alphabeta:time=1s", "the opponent's agent spec (see above)")

@@ -26,7 +26,9 @@ func TestPythonAdapter(t *testing.T) {
 		}
 	}
 	bin := filepath.Join(t.TempDir(), "zerokit")
-	build := exec.Command(goBin, "build", "-o", bin, ".")
+	// Without libtorch: a libtorch binary takes about a second to start,
+	// and the referee double starts "zerokit replay" after every action.
+	build := exec.Command(goBin, "build", "-tags", "nonet", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

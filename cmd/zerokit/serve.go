@@ -49,11 +49,6 @@ that move by the -fallback agent.
 Agent specs (-agent):
 `
 
-// agentRegistry lists the agent kinds of -agent specs: the baselines, plus
-// kinds that need more than package agent (the neural agent) once they
-// exist.
-func agentRegistry() *spec.Registry { return spec.Default() }
-
 // refereeGame maps a -game name to the game and codec of its course
 // referee.
 func refereeGame(name string) (env.Game, protocol.Codec, error) {
@@ -67,7 +62,11 @@ func refereeGame(name string) (env.Game, protocol.Codec, error) {
 
 // runServe implements "zerokit serve".
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	reg := agentRegistry()
+	reg, err := newAgents(1) // the kinds of -agent specs (see agents.go)
+	if err != nil {
+		return err
+	}
+	defer reg.Close()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	agentSpec := fs.String("agent", "random", "agent spec (see below)")

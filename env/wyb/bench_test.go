@@ -3,48 +3,91 @@ package wyb
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
-// BenchmarkRandomPlayout plays uniformly random games to the end with the
-// default turn limit, listing the legal actions and applying one at every
-// turn. It reports games/s and actions/s (legal generation + apply).
+// The playout benchmarks play uniformly random games to the end with the
+// default turn limit, as env/wyb/testdata/bench_referee.py does with the
+// official referee. They report games/s and actions/s (legal generation +
+// apply) by wall-clock time and, where the platform reports it, by the
+// process's CPU time (games/cpu-s, actions/cpu-s): on a shared machine the
+// CPU-time figures do not grow when other processes take the cores.
+
+// playoutMeter counts the actions of a playout benchmark and reports its
+// metrics.
+type playoutMeter struct {
+	actions int
+	cpu0    time.Duration
+	cpuOK   bool
+}
+
+func startPlayouts() *playoutMeter {
+	m := &playoutMeter{}
+	m.cpu0, m.cpuOK = processCPU()
+	return m
+}
+
+func (m *playoutMeter) report(b *testing.B) {
+	cpu1, ok := processCPU()
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "games/s")
+	b.ReportMetric(float64(m.actions)/sec, "actions/s")
+	b.ReportMetric(float64(m.actions)/float64(b.N), "actions/game")
+	if cpu := (cpu1 - m.cpu0).Seconds(); m.cpuOK && ok && cpu > 0 {
+		b.ReportMetric(float64(b.N)/cpu, "games/cpu-s")
+		b.ReportMetric(float64(m.actions)/cpu, "actions/cpu-s")
+	}
+}
+
+// BenchmarkRandomPlayout lists the legal actions and applies a random one
+// at every turn.
 func BenchmarkRandomPlayout(b *testing.B) {
 	g := New(Options{TurnLimit: DefaultTurnLimit})
 	rng := rand.New(rand.NewPCG(1, 2))
 	legal := make([]int, 0, 256)
-	actions := 0
 	b.ReportAllocs()
+	m := startPlayouts()
 	for b.Loop() {
 		s := *g.NewState()
 		for !s.IsTerminal() {
 			legal = s.LegalActions(legal)
 			s.apply(legal[rng.IntN(len(legal))])
-			actions++
+			m.actions++
 		}
 	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(actions)/sec, "actions/s")
-	b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
+	m.report(b)
 }
 
-// BenchmarkRandomPlayoutNth is BenchmarkRandomPlayout choosing the random
-// action with NumLegal and NthLegal instead of listing all legal actions:
-// the way a random rollout player should do it.
+// BenchmarkRandomPlayoutNth chooses the random action with NumLegal and
+// NthLegal instead of listing all legal actions.
 func BenchmarkRandomPlayoutNth(b *testing.B) {
 	g := New(Options{TurnLimit: DefaultTurnLimit})
 	rng := rand.New(rand.NewPCG(1, 2))
-	actions := 0
+	m := startPlayouts()
 	for b.Loop() {
 		s := *g.NewState()
 		for !s.IsTerminal() {
 			s.apply(s.NthLegal(rng.IntN(s.NumLegal())))
-			actions++
+			m.actions++
 		}
 	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(actions)/sec, "actions/s")
+	m.report(b)
+}
+
+// BenchmarkRandomPlayoutFast is the fastest random playout: PlayRandom
+// with one random word per action (RandomLegal + apply, nothing listed).
+func BenchmarkRandomPlayoutFast(b *testing.B) {
+	g := New(Options{TurnLimit: DefaultTurnLimit})
+	rng := rand.NewPCG(1, 2)
+	m := startPlayouts()
+	for b.Loop() {
+		s := *g.NewState()
+		for !s.IsTerminal() {
+			s.PlayRandom(rng.Uint64())
+			m.actions++
+		}
+	}
+	m.report(b)
 }
 
 // BenchmarkRandomPlayoutChecked is BenchmarkRandomPlayout through the
@@ -53,7 +96,7 @@ func BenchmarkRandomPlayoutChecked(b *testing.B) {
 	g := New(Options{TurnLimit: DefaultTurnLimit})
 	rng := rand.New(rand.NewPCG(1, 2))
 	legal := make([]int, 0, 256)
-	actions := 0
+	m := startPlayouts()
 	for b.Loop() {
 		s := *g.NewState()
 		for !s.IsTerminal() {
@@ -61,12 +104,10 @@ func BenchmarkRandomPlayoutChecked(b *testing.B) {
 			if err := s.ApplyAction(legal[rng.IntN(len(legal))]); err != nil {
 				b.Fatal(err)
 			}
-			actions++
+			m.actions++
 		}
 	}
-	sec := b.Elapsed().Seconds()
-	b.ReportMetric(float64(b.N)/sec, "games/s")
-	b.ReportMetric(float64(actions)/sec, "actions/s")
+	m.report(b)
 }
 
 // positions samples states from random games (both phases, both shrinks).

@@ -68,6 +68,27 @@ func checkInvariants(t *testing.T, s *State) {
 	if !slices.IsSorted(legal) {
 		t.Fatalf("legal actions not sorted: %v", legal)
 	}
+	// RandomLegal maps the n equal parts of [0, 2^64) onto the n legal
+	// actions, one each.
+	n := len(legal)
+	var picked []int
+	for i := 0; i < n; i++ {
+		q, rem := bits.Div64(uint64(i), 0, uint64(n)) // ⌈i·2^64/n⌉ starts part i
+		if rem != 0 {
+			q++
+		}
+		picked = append(picked, s.RandomLegal(q))
+		if i > 0 && s.RandomLegal(q-1) != picked[i-1] {
+			t.Fatalf("RandomLegal(%#x) = %d, want %d (the action of part %d)", q-1, s.RandomLegal(q-1), picked[i-1], i-1)
+		}
+	}
+	slices.Sort(picked)
+	if !slices.Equal(picked, legal) {
+		t.Fatalf("RandomLegal picks %v, legal actions %v", picked, legal)
+	}
+	if s.IsTerminal() && (s.RandomLegal(12345) != -1 || s.PlayRandom(12345) != -1) {
+		t.Fatalf("RandomLegal or PlayRandom of a finished game is not -1")
+	}
 	if s.IsTerminal() {
 		if s.CurrentPlayer() != -1 {
 			t.Fatalf("terminal state with player %d to move", s.CurrentPlayer())

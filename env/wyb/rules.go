@@ -121,8 +121,6 @@ var (
 const (
 	fileA   uint64 = 0x0101010101010101 // x == 0
 	fileH   uint64 = 0x8080808080808080 // x == 7
-	fileB   uint64 = fileA << 1         // x == 1
-	fileG   uint64 = fileH >> 1         // x == 6
 	allBits uint64 = ^uint64(0)
 
 	// initialCorners are (0,0), (7,0), (0,7), (7,7).
@@ -141,16 +139,23 @@ func square(x, y int) int { return y*Size + x }
 // onBoard reports whether (x, y) is one of the 64 squares (removed or not).
 func onBoard(x, y int) bool { return x >= 0 && x < Size && y >= 0 && y < Size }
 
+// The whole-board shifts move every square of m one square in a direction;
+// squares that would leave the 8x8 board are dropped (no wrap-around from
+// one row to the next). They apply a rule to all squares at once: for
+// example shiftDown(empty) is the set of squares whose neighbour above is
+// empty.
+
+func shiftUp(m uint64) uint64    { return m >> 8 }
+func shiftDown(m uint64) uint64  { return m << 8 }
+func shiftLeft(m uint64) uint64  { return (m &^ fileA) >> 1 }
+func shiftRight(m uint64) uint64 { return (m &^ fileH) << 1 }
+
 // geometry holds per-square neighbour tables, computed once and never
 // modified.
 type geometry struct {
 	// n1[sq][d] is the bit of the neighbour of sq in direction d, n2 the
-	// bit two squares away (0 when off the board); i1/i2 their indices (-1).
+	// bit two squares away (0 when off the board).
 	n1, n2 [NumSquares][4]uint64
-	i1, i2 [NumSquares][4]int8
-	// hpair/vpair are the two horizontal/vertical neighbours of sq, or 0
-	// when sq is on that edge (an edge never sandwiches).
-	hpair, vpair [NumSquares]uint64
 	// ring[s] is the set of squares at distance s from the edge.
 	ring [4]uint64
 }
@@ -163,21 +168,12 @@ func newGeometry() *geometry {
 		for x := 0; x < Size; x++ {
 			sq := square(x, y)
 			for d := 0; d < 4; d++ {
-				g.i1[sq][d], g.i2[sq][d] = -1, -1
 				if x1, y1 := x+dirDX[d], y+dirDY[d]; onBoard(x1, y1) {
 					g.n1[sq][d] = bit(square(x1, y1))
-					g.i1[sq][d] = int8(square(x1, y1))
 				}
 				if x2, y2 := x+2*dirDX[d], y+2*dirDY[d]; onBoard(x2, y2) {
 					g.n2[sq][d] = bit(square(x2, y2))
-					g.i2[sq][d] = int8(square(x2, y2))
 				}
-			}
-			if x > 0 && x < Size-1 {
-				g.hpair[sq] = g.n1[sq][Left] | g.n1[sq][Right]
-			}
-			if y > 0 && y < Size-1 {
-				g.vpair[sq] = g.n1[sq][Up] | g.n1[sq][Down]
 			}
 			s := min(x, y, Size-1-x, Size-1-y)
 			g.ring[s] |= bit(sq)
@@ -220,75 +216,71 @@ func (b *board) empty() uint64 {
 	return b.live &^ (b.pieces[0] | b.pieces[1] | b.corners)
 }
 
-// remove eliminates player p's piece on sq (which must be there).
-func (b *board) remove(p, sq int) {
-	b.pieces[p] &^= bit(sq)
-	b.hash ^= zobristPiece[p][sq]
+// removeSet eliminates player p's pieces on the squares of m (which must
+// all hold one).
+func (b *board) removeSet(p int, m uint64) {
+	b.pieces[p] &^= m
+	for ; m != 0; m &= m - 1 {
+		b.hash ^= zobristPiece[p][bits.TrailingZeros64(m)]
+	}
 }
 
-// add puts a piece of player p on sq (which must be empty).
-func (b *board) add(p, sq int) {
-	b.pieces[p] |= bit(sq)
-	b.hash ^= zobristPiece[p][sq]
+// captured returns the pieces of victims orthogonally next to the square t
+// (one bit) whose square beyond, seen from t, is in stabbers (rule 5). The
+// four directions are independent: a victim is never the stabber of
+// another, so capturing them all at once is the same as one by one.
+func captured(t, victims, stabbers uint64) uint64 {
+	return victims & (shiftUp(t)&shiftDown(stabbers) |
+		shiftDown(t)&shiftUp(stabbers) |
+		shiftLeft(t)&shiftRight(stabbers) |
+		shiftRight(t)&shiftLeft(stabbers))
 }
 
-// arrive applies rule 5 to a piece of player p that has just arrived on sq.
-func (b *board) arrive(p, sq int) {
+// sandwiched reports whether the square t (one bit) has enemies on both
+// sides horizontally or on both sides vertically (rule 5). The edge of the
+// board is never an enemy.
+func sandwiched(t, enemies uint64) bool {
+	return t&(shiftLeft(enemies)&shiftRight(enemies)|shiftUp(enemies)&shiftDown(enemies)) != 0
+}
+
+// arrive applies rule 5 to a piece of player p that has just arrived on
+// the square t (one bit): first its captures, then its own elimination.
+func (b *board) arrive(p int, t uint64) {
 	q := 1 - p
-	stabbers := b.pieces[p] | b.corners
-	for d := 0; d < 4; d++ {
-		if b.pieces[q]&geo.n1[sq][d] != 0 && stabbers&geo.n2[sq][d] != 0 {
-			b.remove(q, int(geo.i1[sq][d]))
-		}
-	}
-	enemies := b.pieces[q] | b.corners
-	if h := geo.hpair[sq]; h != 0 && enemies&h == h {
-		b.remove(p, sq)
-		return
-	}
-	if v := geo.vpair[sq]; v != 0 && enemies&v == v {
-		b.remove(p, sq)
+	b.removeSet(q, captured(t, b.pieces[q], b.pieces[p]|b.corners))
+	if sandwiched(t, b.pieces[q]|b.corners) {
+		b.removeSet(p, t)
 	}
 }
 
 // cornerArrive applies the corner elimination of rule 7 for a new corner on
-// sq: each neighbouring piece is eliminated if the square beyond it holds
-// its enemy or a corner.
-func (b *board) cornerArrive(sq int) {
-	for d := 0; d < 4; d++ {
-		n := geo.n1[sq][d]
-		for p := 0; p < 2; p++ {
-			if b.pieces[p]&n != 0 && (b.pieces[1-p]|b.corners)&geo.n2[sq][d] != 0 {
-				b.remove(p, int(geo.i1[sq][d]))
-			}
-		}
-	}
+// the square c (one bit, already in b.corners): each neighbouring piece is
+// eliminated if the square beyond it holds its enemy or a corner. The
+// victims of both colours can be found at once: they stand next to the
+// corner, never beyond a neighbour.
+func (b *board) cornerArrive(c uint64) {
+	white := captured(c, b.pieces[WhitePlayer], b.pieces[BlackPlayer]|b.corners)
+	black := captured(c, b.pieces[BlackPlayer], b.pieces[WhitePlayer]|b.corners)
+	b.removeSet(WhitePlayer, white)
+	b.removeSet(BlackPlayer, black)
 }
 
 // shrink applies rule 7 (ring removal and new corners, without the end
 // check).
 func (b *board) shrink() {
-	s := int(b.shrinks)
-	ring := geo.ring[s]
-	for p := 0; p < 2; p++ {
-		for gone := b.pieces[p] & ring; gone != 0; gone &= gone - 1 {
-			b.remove(p, bits.TrailingZeros64(gone))
-		}
-	}
+	ring := geo.ring[b.shrinks]
+	b.removeSet(WhitePlayer, b.pieces[WhitePlayer]&ring)
+	b.removeSet(BlackPlayer, b.pieces[BlackPlayer]&ring)
 	b.live &^= ring
 	b.corners &^= ring
 	b.shrinks++
-	s++
-	lo, hi := s, Size-1-s
+	lo, hi := int(b.shrinks), Size-1-int(b.shrinks)
 	for _, c := range [4][2]int{{lo, lo}, {lo, hi}, {hi, hi}, {hi, lo}} { // TL, BL, BR, TR
-		sq := square(c[0], c[1])
-		for p := 0; p < 2; p++ {
-			if b.pieces[p]&bit(sq) != 0 {
-				b.remove(p, sq)
-			}
-		}
-		b.corners |= bit(sq)
-		b.cornerArrive(sq)
+		m := bit(square(c[0], c[1]))
+		b.removeSet(WhitePlayer, b.pieces[WhitePlayer]&m)
+		b.removeSet(BlackPlayer, b.pieces[BlackPlayer]&m)
+		b.corners |= m
+		b.cornerArrive(m)
 	}
 }
 
@@ -309,52 +301,62 @@ func (b *board) canMove(p, sq, dir int, jump bool) bool {
 
 // place puts a new piece of player p on sq and applies rule 5.
 func (b *board) place(p, sq int) {
-	b.add(p, sq)
-	b.arrive(p, sq)
+	b.pieces[p] |= bit(sq)
+	b.hash ^= zobristPiece[p][sq]
+	b.arrive(p, bit(sq))
 }
 
-// move moves player p's piece from sq in direction dir (by two squares
-// for a jump) and applies rule 5 at the destination.
-func (b *board) move(p, sq, dir int, jump bool) {
-	to := int(geo.i1[sq][dir])
-	if jump {
-		to = int(geo.i2[sq][dir])
-	}
-	b.remove(p, sq)
-	b.add(p, to)
-	b.arrive(p, to)
+// moveDelta[dir*2+kind] is the change of square index of a step (kind 0)
+// or a jump (kind 1) in direction dir (Up, Down, Left, Right).
+var moveDelta = [8]int{-Size, -2 * Size, Size, 2 * Size, -1, -2, 1, 2}
+
+// move moves player p's piece from sq by the move dir*2+kind (a step or a
+// jump, see moveDelta) and applies rule 5 at the destination. The move
+// must be legal.
+func (b *board) move(p, sq, dirKind int) {
+	to := sq + moveDelta[dirKind&7]
+	b.pieces[p] ^= bit(sq) | bit(to)
+	b.hash ^= zobristPiece[p][sq] ^ zobristPiece[p][to]
+	b.arrive(p, bit(to))
 }
 
-// moveSources returns, for player p, the squares from which each of the 8
-// (direction, kind) combinations is legal (rule 4), indexed dir*2+kind with
-// kind 0 = step and 1 = jump.
-func (b *board) moveSources(p int) (f [8]uint64) {
+// moveSet is the legal moves of one player (rule 4), by direction: has[d]
+// is the set of pieces that can move in direction d and jump[d] those
+// among them whose move in that direction is a jump. A step needs an empty
+// neighbour and a jump an occupied one, so a piece has at most one move
+// per direction.
+type moveSet struct {
+	has, jump [4]uint64
+}
+
+// moves computes player p's legal moves (rule 4) into ms.
+func (b *board) moves(p int, ms *moveSet) {
 	own := b.pieces[p]
 	occ := b.pieces[0] | b.pieces[1]
 	e := b.empty()
-	f[Up*2] = own & (e << 8)
-	f[Up*2+1] = own & (occ << 8) & (e << 16)
-	f[Down*2] = own & (e >> 8)
-	f[Down*2+1] = own & (occ >> 8) & (e >> 16)
-	f[Left*2] = own & (e << 1) &^ fileA
-	f[Left*2+1] = own & (occ << 1) & (e << 2) &^ (fileA | fileB)
-	f[Right*2] = own & (e >> 1) &^ fileH
-	f[Right*2+1] = own & (occ >> 1) & (e >> 2) &^ (fileH | fileG)
-	return f
+	// shiftDown(e): squares whose neighbour above is empty;
+	// shiftDown(occ & shiftDown(e)): squares whose neighbour above is a
+	// piece with an empty square above it. Likewise in the other directions.
+	ms.jump[Up] = own & shiftDown(occ&shiftDown(e))
+	ms.jump[Down] = own & shiftUp(occ&shiftUp(e))
+	ms.jump[Left] = own & shiftRight(occ&shiftRight(e))
+	ms.jump[Right] = own & shiftLeft(occ&shiftLeft(e))
+	ms.has[Up] = own&shiftDown(e) | ms.jump[Up]
+	ms.has[Down] = own&shiftUp(e) | ms.jump[Down]
+	ms.has[Left] = own&shiftRight(e) | ms.jump[Left]
+	ms.has[Right] = own&shiftLeft(e) | ms.jump[Right]
+}
+
+// any is the set of pieces with at least one move.
+func (ms *moveSet) any() uint64 {
+	return ms.has[Up] | ms.has[Down] | ms.has[Left] | ms.has[Right]
 }
 
 // hasMove reports whether player p has at least one step or jump (rule 4).
 func (b *board) hasMove(p int) bool {
-	own := b.pieces[p]
-	occ := b.pieces[0] | b.pieces[1]
-	e := b.empty()
-	steps := own & ((e << 8) | (e >> 8) | ((e << 1) &^ fileA) | ((e >> 1) &^ fileH))
-	if steps != 0 {
-		return true
-	}
-	jumps := own & ((occ<<8)&(e<<16) | (occ>>8)&(e>>16) |
-		(occ<<1)&(e<<2)&^(fileA|fileB) | (occ>>1)&(e>>2)&^(fileH|fileG))
-	return jumps != 0
+	var ms moveSet
+	b.moves(p, &ms)
+	return ms.any() != 0
 }
 
 // Outcome is the result of a game.
@@ -389,17 +391,20 @@ func (o Outcome) String() string {
 
 // endCheck applies rule 6.
 func endCheck(b *board) Outcome {
-	nw, nb := bits.OnesCount64(b.pieces[0]), bits.OnesCount64(b.pieces[1])
+	whiteLow, blackLow := fewerThanTwo(b.pieces[0]), fewerThanTwo(b.pieces[1])
 	switch {
-	case nw >= 2 && nb >= 2:
+	case !whiteLow && !blackLow:
 		return Ongoing
-	case nw < 2 && nb >= 2:
+	case !blackLow:
 		return BlackWins
-	case nb < 2 && nw >= 2:
+	case !whiteLow:
 		return WhiteWins
 	}
 	return Draw
 }
+
+// fewerThanTwo reports whether m has at most one square.
+func fewerThanTwo(m uint64) bool { return m&(m-1) == 0 }
 
 // limitOutcome applies rule 8 at the turn limit.
 func limitOutcome(b *board) Outcome {
@@ -419,19 +424,23 @@ func limitOutcome(b *board) Outcome {
 func (s *State) advance() {
 	s.turn++
 	s.moves++
-	if s.phase == Placing && s.turn == PlacingTurns {
+	if s.phase == Placing {
+		if s.turn < PlacingTurns {
+			return
+		}
 		s.phase = Moving
 		s.turn = 0
 	}
-	if s.phase != Moving {
+	if s.outcome = endCheck(&s.b); s.outcome != Ongoing {
 		return
 	}
-	s.outcome = endCheck(&s.b)
-	if s.outcome == Ongoing && (s.turn == FirstShrink || s.turn == SecondShrink) {
+	if s.turn == FirstShrink || s.turn == SecondShrink {
 		s.b.shrink()
-		s.outcome = endCheck(&s.b)
+		if s.outcome = endCheck(&s.b); s.outcome != Ongoing {
+			return
+		}
 	}
-	if s.outcome == Ongoing && s.turnLimit > 0 && int(s.turn) >= int(s.turnLimit) {
+	if s.turnLimit > 0 && s.turn >= s.turnLimit {
 		s.outcome = limitOutcome(&s.b)
 	}
 }

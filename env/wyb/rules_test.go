@@ -845,12 +845,3 @@ func TestTurnsToShrink(t *testing.T) {
 		}
 	}
 }
-
-func TestTranspose8(t *testing.T) {
-	for i := 0; i < 64; i++ {
-		r, c := i/8, i%8
-		if got := transpose8(1 << uint(i)); got != 1<<uint(c*8+r) {
-			t.Fatalf("bit %d -> %#x, want bit %d", i, got, c*8+r)
-		}
-	}
-}

@@ -82,6 +82,11 @@ func (s *State) CurrentPlayer() int {
 	return s.mover()
 }
 
+// maxLegal bounds the number of legal actions: at most 46 places (a
+// starting zone has 46 squares), at most 48 moves (12 pieces with at most
+// one move per direction), or the single forfeit.
+const maxLegal = 48
+
 // LegalActions appends the legal actions in increasing order to dst[:0].
 func (s *State) LegalActions(dst []int) []int {
 	dst = dst[:0]
@@ -91,99 +96,88 @@ func (s *State) LegalActions(dst []int) []int {
 	p := s.mover()
 	if s.phase == Placing {
 		m := s.b.placeable(p)
-		dst = slices.Grow(dst, bits.OnesCount64(m))
-		for ; m != 0; m &= m - 1 {
-			dst = append(dst, bits.TrailingZeros64(m))
+		dst = slices.Grow(dst, bits.OnesCount64(m))[:bits.OnesCount64(m)]
+		for i := range dst {
+			dst[i] = bits.TrailingZeros64(m)
+			m &= m - 1
 		}
 		return dst
 	}
-	// Move action 64 + sq*8 + k (k = dir*2 + kind) is bit (sq%8)*8 + k of
-	// word sq/8 of a 512-bit set, one word per board row. For row y, the
-	// row bytes of the 8 masks form an 8x8 bit matrix (byte k = mask k);
-	// its transpose is that word, and reading its bits gives the actions
-	// in increasing order.
-	f := s.b.moveSources(p)
-	u := f[0] | f[1] | f[2] | f[3] | f[4] | f[5] | f[6] | f[7]
+	var ms moveSet
+	s.b.moves(p, &ms)
+	u := ms.any()
 	if u == 0 {
 		return append(dst, PassAction)
 	}
-	for y := 0; y < Size; y++ {
-		sh := uint(y * 8)
-		if (u>>sh)&0xff == 0 {
-			continue
-		}
-		w := transpose8(f[0]>>sh&0xff | (f[1]>>sh&0xff)<<8 | (f[2]>>sh&0xff)<<16 | (f[3]>>sh&0xff)<<24 |
-			(f[4]>>sh&0xff)<<32 | (f[5]>>sh&0xff)<<40 | (f[6]>>sh&0xff)<<48 | (f[7]>>sh&0xff)<<56)
-		base := firstMove + y<<6
-		for ; w != 0; w &= w - 1 {
-			dst = append(dst, base+bits.TrailingZeros64(w))
-		}
+	// Move action 64 + sq*8 + dir*2 + kind: listing the pieces in order
+	// of squares and each piece's moves in order of directions gives the
+	// actions in increasing order. Each direction's action is written
+	// unconditionally and kept (n advanced) only when legal, which avoids
+	// unpredictable branches.
+	buf := (*[maxLegal + 1]int)(slices.Grow(dst, maxLegal+1)[:maxLegal+1])
+	n := 0
+	for ; u != 0; u &= u - 1 {
+		sq := bits.TrailingZeros64(u)
+		a := firstMove + sq*8
+		buf[n] = a + 2*Up + bitAt(ms.jump[Up], sq)
+		n += bitAt(ms.has[Up], sq)
+		buf[n] = a + 2*Down + bitAt(ms.jump[Down], sq)
+		n += bitAt(ms.has[Down], sq)
+		buf[n] = a + 2*Left + bitAt(ms.jump[Left], sq)
+		n += bitAt(ms.has[Left], sq)
+		buf[n] = a + 2*Right + bitAt(ms.jump[Right], sq)
+		n += bitAt(ms.has[Right], sq)
 	}
-	return dst
+	return buf[:n]
 }
 
-// NthLegal returns LegalActions()[k] without listing the actions (a
-// uniformly random legal action is NthLegal(rng.IntN(NumLegal()))), or -1
-// when k is outside [0, NumLegal()).
+// bitAt returns bit sq of m (sq in [0, 64)) as 0 or 1.
+func bitAt(m uint64, sq int) int { return int(m >> (uint(sq) & 63) & 1) }
+
+// moveAction is the action moving the piece on sq in direction dir, a
+// jump when bit sq of jump is set and a step otherwise.
+func moveAction(sq, dir int, jump uint64) int {
+	return firstMove + sq*8 + 2*dir + bitAt(jump, sq)
+}
+
+// NthLegal returns LegalActions()[k] without listing the actions, or -1
+// when k is outside [0, NumLegal()). (To pick a random action, RandomLegal
+// is faster.)
 func (s *State) NthLegal(k int) int {
 	if s.outcome != Ongoing || k < 0 {
 		return -1
 	}
 	p := s.mover()
 	if s.phase == Placing {
-		return selectBit(s.b.placeable(p), k)
+		m := s.b.placeable(p)
+		if k >= bits.OnesCount64(m) {
+			return -1
+		}
+		return selectBit(m, k)
 	}
-	f := s.b.moveSources(p)
-	u := f[0] | f[1] | f[2] | f[3] | f[4] | f[5] | f[6] | f[7]
+	var ms moveSet
+	s.b.moves(p, &ms)
+	u := ms.any()
 	if u == 0 {
 		if k == 0 {
 			return PassAction
 		}
 		return -1
 	}
-	for y := 0; y < Size; y++ {
-		sh := uint(y * 8)
-		if (u>>sh)&0xff == 0 {
-			continue
-		}
-		w := transpose8(f[0]>>sh&0xff | (f[1]>>sh&0xff)<<8 | (f[2]>>sh&0xff)<<16 | (f[3]>>sh&0xff)<<24 |
-			(f[4]>>sh&0xff)<<32 | (f[5]>>sh&0xff)<<40 | (f[6]>>sh&0xff)<<48 | (f[7]>>sh&0xff)<<56)
-		if c := bits.OnesCount64(w); k >= c {
+	// Skip whole pieces (in order of squares) until the one holding the
+	// k-th action, then pick among its directions.
+	for ; u != 0; u &= u - 1 {
+		sq := bits.TrailingZeros64(u)
+		dirs := bitAt(ms.has[Up], sq) | bitAt(ms.has[Down], sq)<<1 |
+			bitAt(ms.has[Left], sq)<<2 | bitAt(ms.has[Right], sq)<<3
+		if c := bits.OnesCount8(uint8(dirs)); k >= c {
 			k -= c
 			continue
 		}
-		return firstMove + y<<6 + selectBit(w, k)
+		dir := int(selectInByte[dirs][k&7])
+		return moveAction(sq, dir, ms.jump[dir&3])
 	}
 	return -1
-}
-
-// selectBit returns the index of the k-th (from 0) set bit of w, or -1.
-func selectBit(w uint64, k int) int {
-	for b := uint(0); b < 64; b += 8 {
-		c := bits.OnesCount64(w >> b & 0xff)
-		if k >= c {
-			k -= c
-			continue
-		}
-		m := w >> b & 0xff
-		for ; k > 0; k-- {
-			m &= m - 1
-		}
-		return int(b) + bits.TrailingZeros64(m)
-	}
-	return -1
-}
-
-// transpose8 transposes the 8x8 bit matrix whose row i is byte i of x and
-// column j bit j of each byte: bit 8i+j moves to bit 8j+i.
-func transpose8(x uint64) uint64 {
-	t := (x ^ (x >> 7)) & 0x00aa00aa00aa00aa
-	x ^= t ^ (t << 7)
-	t = (x ^ (x >> 14)) & 0x0000cccc0000cccc
-	x ^= t ^ (t << 14)
-	t = (x ^ (x >> 28)) & 0x00000000f0f0f0f0
-	x ^= t ^ (t << 28)
-	return x
 }
 
 // NumLegal returns the number of legal actions (len of LegalActions) without
@@ -196,15 +190,104 @@ func (s *State) NumLegal() int {
 	if s.phase == Placing {
 		return bits.OnesCount64(s.b.placeable(p))
 	}
-	f := s.b.moveSources(p)
-	n := 0
-	for _, m := range f {
-		n += bits.OnesCount64(m)
-	}
+	var ms moveSet
+	s.b.moves(p, &ms)
+	n := bits.OnesCount64(ms.has[Up]) + bits.OnesCount64(ms.has[Down]) +
+		bits.OnesCount64(ms.has[Left]) + bits.OnesCount64(ms.has[Right])
 	if n == 0 {
-		return 1
+		return 1 // the forfeit
 	}
 	return n
+}
+
+// RandomLegal returns a legal action chosen by the random word r, or -1
+// when the game is over: with r uniform on [0, 2^64), every legal action
+// has probability 1/NumLegal() (up to a bias below 2^-58). It is the fast
+// way to pick a random action: it lists nothing and needs one random word.
+// The choice is action number ⌊r·NumLegal()/2^64⌋ of an internal order
+// (not LegalActions' order while moving).
+func (s *State) RandomLegal(r uint64) int {
+	if s.outcome != Ongoing {
+		return -1
+	}
+	p := s.mover()
+	if s.phase == Placing {
+		m := s.b.placeable(p)
+		k, _ := bits.Mul64(r, uint64(bits.OnesCount64(m)))
+		return selectBit(m, int(k))
+	}
+	var ms moveSet
+	s.b.moves(p, &ms)
+	// The internal order: the moves up, then down, left and right, each
+	// in order of squares. c[d] counts the moves before direction d.
+	var c [5]int
+	c[1] = bits.OnesCount64(ms.has[Up])
+	c[2] = c[1] + bits.OnesCount64(ms.has[Down])
+	c[3] = c[2] + bits.OnesCount64(ms.has[Left])
+	c[4] = c[3] + bits.OnesCount64(ms.has[Right])
+	if c[4] == 0 {
+		return PassAction
+	}
+	hi, _ := bits.Mul64(r, uint64(c[4]))
+	k := int(hi)
+	dir := b2i(k >= c[1]) + b2i(k >= c[2]) + b2i(k >= c[3])
+	sq := selectBit(ms.has[dir], k-c[dir])
+	return moveAction(sq, dir, ms.jump[dir])
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// PlayRandom plays the action RandomLegal(r) and returns it, or returns -1
+// and changes nothing when the game is over. A random playout is
+// `for !s.IsTerminal() { s.PlayRandom(rng.Uint64()) }`.
+func (s *State) PlayRandom(r uint64) int {
+	a := s.RandomLegal(r)
+	if a >= 0 {
+		s.apply(a)
+	}
+	return a
+}
+
+// selectInByte[b][k] is the index of the k-th (from 0) set bit of the byte
+// b, or 8 when b has at most k set bits. Computed once, never modified.
+var selectInByte = func() (t [256][8]uint8) {
+	for b := range t {
+		k := 0
+		for i := 0; i < 8; i++ {
+			t[b][i] = 8
+			if b>>i&1 == 1 {
+				t[b][k] = uint8(i)
+				k++
+			}
+		}
+	}
+	return t
+}()
+
+// selectBit returns the index of the k-th (from 0) set bit of w, where
+// 0 <= k < bits.OnesCount64(w).
+func selectBit(w uint64, k int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// c: the number of set bits of each byte of w; prefix: byte i holds
+	// the number of set bits in bytes 0..i (at most 64, so no carries).
+	c := w - (w>>1)&0x5555555555555555
+	c = c&0x3333333333333333 + (c>>2)&0x3333333333333333
+	c = (c + c>>4) & 0x0f0f0f0f0f0f0f0f
+	prefix := c * ones
+	// The k-th bit is in the first byte whose prefix exceeds k: adding
+	// 127-k to each byte sets its high bit exactly there and after (at
+	// most 64+127, so no carries between bytes).
+	// (The masks & 63 and & 7 change nothing for valid input; they only
+	// spare bounds and shift-range checks.)
+	i := uint(bits.TrailingZeros64((prefix+(0x7f-uint64(k&63))*ones)&highs)-7) & 63
+	before := int(prefix << 8 >> i & 0xff)
+	return int(i) + int(selectInByte[w>>i&0xff][(k-before)&7])
 }
 
 // IsLegal reports whether action a may be applied now.
@@ -241,10 +324,9 @@ func (s *State) apply(a int) {
 	switch {
 	case a < firstMove:
 		s.b.place(p, a)
-	case a == PassAction:
-	default:
+	case a < PassAction:
 		m := a - firstMove
-		s.b.move(p, m>>3, (m>>1)&3, m&1 == 1)
+		s.b.move(p, m>>3, m&7)
 	}
 	s.advance()
 }

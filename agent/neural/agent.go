@@ -1,0 +1,74 @@
+package neural
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// Agent plays with a Network's search. It implements agent.Agent and, like
+// every agent, is meant for one game at a time; many Agents of one Network
+// may play at once.
+type Agent struct {
+	name     string
+	settings Settings
+	search   *agent.MCTS
+}
+
+// NewAgent returns an agent searching with s, seeded with seed (the
+// search is deterministic; the seed only matters for ties broken at
+// random, which evaluation settings do not have).
+func (n *Network) NewAgent(s Settings, seed uint64) (*Agent, error) {
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("agent %s: %w", n.info.Name, err)
+	}
+	eval, err := n.Evaluator(s.LeavesInFlight)
+	if err != nil {
+		return nil, err
+	}
+	name := n.info.Name + "-" + s.Label()
+	m, err := agent.NewMCTS(name, s.SearchConfig(), eval, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Agent{name: name, settings: s, search: m}, nil
+}
+
+// Factory returns a factory of agents searching with s (validated now).
+func (n *Network) Factory(s Settings) (agent.Factory, error) {
+	if _, err := n.NewAgent(s, 0); err != nil {
+		return nil, err
+	}
+	return func(seed uint64) (agent.Agent, error) { return n.NewAgent(s, seed) }, nil
+}
+
+// Name identifies the network and the budget, e.g. "step1200-sims64".
+func (a *Agent) Name() string { return a.name }
+
+// Settings returns the agent's search settings.
+func (a *Agent) Settings() Settings { return a.settings }
+
+// Act searches s within the simulation budget, the move time and ctx's
+// deadline, whichever ends first, and returns the best move found. It
+// fails if ctx is cancelled, or if its deadline passes before the search
+// has a move to suggest (the network has not even evaluated the root's
+// first child).
+func (a *Agent) Act(ctx context.Context, s env.State) (int, error) {
+	if a.settings.MoveTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(a.settings.MoveTime))
+		defer cancel()
+	}
+	return a.search.Act(ctx, s)
+}
+
+// LastResult returns the result of the last search (Truncated when the
+// time ran out first).
+func (a *Agent) LastResult() mcts.Result { return a.search.LastResult() }
+
+// Stats returns the agent's search counters.
+func (a *Agent) Stats() mcts.SearchStats { return a.search.Stats() }

@@ -1,0 +1,260 @@
+// Package export writes a self-contained agent directory from a training
+// checkpoint: the network, its manifest (game, encoding version,
+// architecture, search settings, provenance), the Python adapter for the
+// course referee with its configuration, and a README for the user.
+//
+// Layout of an agent directory DIR:
+//
+//	agent.json           the neural.Manifest
+//	weights.ckpt         the network (a model checkpoint without optimizer state)
+//	zerokit_player.py    the referee adapter (a Player class running "zerokit serve")
+//	zerokit_player.json  its configuration: the zerokit binary and agent spec net:path=DIR
+//	__init__.py          makes DIR an importable module: python3 referee.py DIR other
+//	README.txt           how to play against the agent and use it with the referee
+package export
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/python"
+)
+
+// Adapter file names.
+const (
+	AdapterModule = python.PlayerModuleName
+	AdapterConfig = "zerokit_player.json"
+	PackageInit   = "__init__.py"
+	ReadmeName    = "README.txt"
+)
+
+// Options configure Export.
+type Options struct {
+	// Checkpoint is the checkpoint file to export.
+	Checkpoint string
+	// Out is the agent directory to create. Its path must not contain a
+	// comma, since it goes into an agent spec.
+	Out string
+	// Force replaces an existing Out (atomically: the old directory is
+	// removed only after the new one is in place).
+	Force bool
+	// Name labels the agent (default: "<game>-step<step>").
+	Name string
+	// Search is the agent's default search.
+	Search neural.Settings
+	// Binary is the zerokit executable the Python adapter runs; it is
+	// made absolute. Empty leaves the adapter to find zerokit next to
+	// itself or on PATH.
+	Binary string
+	// ServeArgs are extra "zerokit serve" flags for the adapter, e.g.
+	// -game-time 55s.
+	ServeArgs []string
+	// Created is the export time recorded in the manifest (zero: now).
+	Created time.Time
+}
+
+// Export writes the agent directory described by opts and returns its
+// manifest. It builds the directory under a temporary name next to Out,
+// loads it back as a check, and renames it into place, so Out is either
+// absent, the old agent, or the complete new one.
+func Export(opts Options) (neural.Manifest, error) {
+	m, err := export(opts)
+	if err != nil {
+		return neural.Manifest{}, fmt.Errorf("export %s: %w", opts.Checkpoint, err)
+	}
+	return m, nil
+}
+
+func export(opts Options) (neural.Manifest, error) {
+	if opts.Checkpoint == "" {
+		return neural.Manifest{}, errors.New("no checkpoint given")
+	}
+	if opts.Out == "" {
+		return neural.Manifest{}, errors.New("no output directory given")
+	}
+	out, err := filepath.Abs(opts.Out)
+	if err != nil {
+		return neural.Manifest{}, err
+	}
+	if strings.ContainsAny(out, ",\n") {
+		return neural.Manifest{}, fmt.Errorf("output directory %q contains a comma or newline, which agent specs cannot hold", out)
+	}
+	if err := opts.Search.Validate(); err != nil {
+		return neural.Manifest{}, err
+	}
+	if _, err := os.Stat(out); err == nil && !opts.Force {
+		return neural.Manifest{}, fmt.Errorf("output directory %s exists (use -force to replace it)", out)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return neural.Manifest{}, err
+	}
+	binary := opts.Binary
+	if binary != "" {
+		if binary, err = filepath.Abs(binary); err != nil {
+			return neural.Manifest{}, err
+		}
+	}
+
+	ck, err := model.Load(opts.Checkpoint, model.Expect{})
+	if err != nil {
+		return neural.Manifest{}, err
+	}
+	defer ck.Net.Close()
+	gc, err := games.ConfigFromName(ck.Game)
+	if err != nil {
+		return neural.Manifest{}, fmt.Errorf("checkpoint's game: %w", err)
+	}
+	game, err := games.New(gc)
+	if err != nil {
+		return neural.Manifest{}, fmt.Errorf("checkpoint's game: %w", err)
+	}
+	if err := neural.CheckGame(ck.Game, ck.EncodingVersion, game); err != nil {
+		return neural.Manifest{}, err
+	}
+	src, err := filepath.Abs(opts.Checkpoint)
+	if err != nil {
+		return neural.Manifest{}, err
+	}
+	created := opts.Created
+	if created.IsZero() {
+		created = time.Now()
+	}
+	name := opts.Name
+	if name == "" {
+		name = fmt.Sprintf("%s-step%d", ck.Game, ck.Step)
+	}
+	m := neural.Manifest{
+		Format: neural.ManifestFormat, Version: neural.ManifestVersion,
+		Name: name, Game: ck.Game, EncodingVersion: ck.EncodingVersion,
+		Shape: ck.Net.Shape(), Network: ck.Net.Config(), Parameters: ck.Net.NumParams(),
+		Weights: neural.WeightsName,
+		Search:  opts.Search,
+		Source:  neural.Source{Checkpoint: src, Step: ck.Step, Seed: ck.Seed},
+		Created: created.UTC().Round(time.Second),
+	}
+
+	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+atomicfile.TempPrefix)
+	if err != nil {
+		return neural.Manifest{}, err
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return neural.Manifest{}, err
+	}
+	if err := writeBundle(tmp, out, binary, opts.ServeArgs, ck, &m, game.Name()); err != nil {
+		return neural.Manifest{}, err
+	}
+	// Check the result the way users will load it.
+	n, err := neural.Load(tmp, game, neural.Options{})
+	if err != nil {
+		return neural.Manifest{}, fmt.Errorf("checking the exported agent: %w", err)
+	}
+	n.Close()
+	if err := syncDir(tmp); err != nil {
+		return neural.Manifest{}, err
+	}
+	if err := replaceDir(tmp, out); err != nil {
+		return neural.Manifest{}, err
+	}
+	return m, nil
+}
+
+// writeBundle writes every file of the agent into dir, which will be
+// renamed to out; m gets the weights' checksum.
+func writeBundle(dir, out, binary string, serveArgs []string, ck *model.Checkpoint, m *neural.Manifest, gameName string) error {
+	// Without the optimizer state the file is a third of a checkpoint.
+	wpath := filepath.Join(dir, m.Weights)
+	if err := model.Save(wpath, ck.Net, nil, ck.Metadata); err != nil {
+		return err
+	}
+	if err := os.Chmod(wpath, 0o644); err != nil {
+		return err
+	}
+	sum, err := neural.FileSHA256(wpath)
+	if err != nil {
+		return err
+	}
+	m.WeightsSHA256 = sum
+	js, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, neural.ManifestName), js, 0o644); err != nil {
+		return err
+	}
+	module, err := python.PlayerModule()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, AdapterModule), module, 0o644); err != nil {
+		return err
+	}
+	conf, err := adapterConfig(out, binary, serveArgs)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, AdapterConfig), conf, 0o644); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, PackageInit), packageInit(*m), 0o644); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, out, binary, serveArgs, gameName), 0o644)
+}
+
+// syncDir flushes a directory's entries to disk.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// replaceDir renames tmp to out. An existing out is first moved aside and
+// removed once tmp is in place; if the second rename fails it is put back.
+func replaceDir(tmp, out string) error {
+	parent := filepath.Dir(out)
+	_, err := os.Stat(out)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Rename(tmp, out); err != nil {
+			return err
+		}
+		return syncDir(parent)
+	case err != nil:
+		return err
+	}
+	old, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".old-")
+	if err != nil {
+		return err
+	}
+	aside := filepath.Join(old, "agent")
+	if err := os.Rename(out, aside); err != nil {
+		os.Remove(old)
+		return fmt.Errorf("moving the old %s aside: %w", out, err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		if rerr := os.Rename(aside, out); rerr != nil {
+			return fmt.Errorf("%w (and restoring the old directory failed: %v; it is at %s)", err, rerr, aside)
+		}
+		os.Remove(old)
+		return err
+	}
+	if err := syncDir(parent); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}

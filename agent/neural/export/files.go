@@ -1,0 +1,134 @@
+package export
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zerokit/zerokit/agent/neural"
+)
+
+// adapterConfig is zerokit_player.json: the zerokit binary (absent: the
+// adapter looks next to itself, then on PATH), the agent spec naming the
+// agent directory, and extra serve flags.
+func adapterConfig(out, binary string, serveArgs []string) ([]byte, error) {
+	conf := struct {
+		Binary string   `json:"binary,omitempty"`
+		Agent  string   `json:"agent"`
+		Args   []string `json:"args"`
+	}{binary, neural.KindName + ":path=" + out, serveArgs}
+	if conf.Args == nil {
+		conf.Args = []string{}
+	}
+	b, err := json.MarshalIndent(conf, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("adapter config: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// packageInit is __init__.py, which lets the referee import the agent
+// directory itself as a module.
+func packageInit(m neural.Manifest) []byte {
+	return []byte(fmt.Sprintf(`"""zerokit agent %s (game %s, training step %d), written by zerokit export.
+
+Put this directory next to the course's referee.py and give its name to the
+referee, e.g.  python3 referee.py <this directory's name> other_player
+(the name must be a valid Python module name). Player is
+zerokit_player.Player, which runs "zerokit serve" as configured in
+zerokit_player.json; see README.txt.
+"""
+from .zerokit_player import Player  # noqa: F401
+`, pyString(m.Name), pyString(m.Game), m.Source.Step))
+}
+
+// pyString keeps text safe inside a Python docstring.
+func pyString(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"""`, `\"\"\"`).Replace(s)
+}
+
+func readme(m neural.Manifest, out, binary string, serveArgs []string, gameName string) []byte {
+	bin := binary
+	if bin == "" {
+		bin = "zerokit"
+	}
+	spec := neural.KindName + ":path=" + out
+	var b strings.Builder
+	title := "zerokit agent " + m.Name
+	fmt.Fprintf(&b, "%s\n%s\n\n", title, strings.Repeat("=", len(title)))
+	fmt.Fprintf(&b, "A trained agent for the game %s (observation/action encoding version %d),\n", m.Game, m.EncodingVersion)
+	fmt.Fprintf(&b, "exported by \"zerokit export\" on %s from the checkpoint\n", m.Created.Format(time.RFC3339))
+	fmt.Fprintf(&b, "  %s\n(training step %d, run seed %d).\n\n", m.Source.Checkpoint, m.Source.Step, m.Source.Seed)
+	fmt.Fprintf(&b, "Network: %d residual blocks of %d channels, %s policy head, %d parameters.\n",
+		m.Network.Blocks, m.Network.Channels, m.Network.PolicyHead, m.Parameters)
+	reuse := "on"
+	if !m.Search.ReuseTree {
+		reuse = "off"
+	}
+	fmt.Fprintf(&b, "Default search: %s (%s; leaves per batch: %d; tree reuse: %s), without\n", m.Search.Label(), m.Search.Mode, m.Search.LeavesInFlight, reuse)
+	b.WriteString("exploration noise or randomness in the choice of move.\n\n")
+
+	b.WriteString(`Files
+  agent.json           what the network plays, its architecture, the default
+                       search and where it came from (checked when loaded)
+  weights.ckpt         the network (its SHA-256 is in agent.json)
+  zerokit_player.py    Python adapter for the course referee (standard library)
+  zerokit_player.json  the adapter's settings: zerokit binary, agent, serve flags
+  __init__.py          lets the referee import this directory by its name
+  README.txt           this file
+
+`)
+	fmt.Fprintf(&b, "Every zerokit command takes the agent as the spec\n\n  %s\n\n", spec)
+	b.WriteString("optionally with a different search for that use: ,sims=256 (simulations per\n" +
+		"move), ,time=1s (thinking time per move), ,sims=0,time=1s (time only),\n" +
+		",leaves=4 (leaves per network batch). \"zerokit serve -h\" lists every key.\n\n")
+	if strings.HasPrefix(gameName, "wyb") {
+		fmt.Fprintf(&b, "Play against it in the terminal:\n\n  %s play -agent %s\n\n", bin, spec)
+	}
+	fmt.Fprintf(&b, "Measure it against a baseline (200 games, both colours, 2 at a time):\n\n  %s eval -game %s -a %s -b alphabeta:depth=3 -games 200 -parallel 2\n\n",
+		bin, m.Game, spec)
+
+	args := make([]string, len(serveArgs))
+	for i, a := range serveArgs {
+		args[i] = strconv.Quote(a)
+	}
+	fmt.Fprintf(&b, `With the course referee (referee.py)
+  1. Copy this directory next to referee.py under a name that is a valid
+     Python module name, e.g. our_agent.
+  2. python3 referee.py our_agent their_agent     (we play White)
+     python3 referee.py their_agent our_agent     (we play Black)
+  Alternatively copy zerokit_player.py and zerokit_player.json next to
+  referee.py and name the module zerokit_player.
+
+  Each Player starts "%s serve -agent %s%s"
+  and talks to it over a line protocol. zerokit_player.json holds absolute
+  paths: if you move this directory or the zerokit binary, edit "binary" and
+  the path in "agent" (or export again). Environment variables override it:
+  ZEROKIT_BIN, ZEROKIT_AGENT, ZEROKIT_ARGS (see zerokit_player.py).
+
+Time and memory limits
+  The course allowed each player 60 s of CPU time and 100 MB of memory per
+  game. The serve flags in zerokit_player.json are [%s]:
+  -game-time 55s gives the whole game 55 s, which zerokit's time manager
+  spreads over the expected remaining moves and enforces as a deadline on
+  each move (charging the larger of wall and CPU time); when a deadline
+  passes, the search plays the best move found so far. Add "-move-time",
+  "2s" to "args" to also cap single moves, or lower the simulations (sims=)
+  for a faster agent.
+  The referee measures only its own Python process; the zerokit server is a
+  child process with the network (libtorch) loaded. Run
+    %s serve -agent %s -v
+  and play a game through it to see, on stderr after each game, the time
+  used and the server's peak memory (VmHWM resident, VmPeak virtual).
+`, bin, spec, prefixSpace(strings.Join(serveArgs, " ")), strings.Join(args, ", "), bin, spec)
+	return []byte(b.String())
+}
+
+func prefixSpace(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " " + s
+}

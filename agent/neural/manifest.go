@@ -1,0 +1,186 @@
+package neural
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/zerokit/zerokit/model"
+)
+
+// Files of an exported agent directory.
+const (
+	// ManifestName is the manifest (a Manifest as JSON).
+	ManifestName = "agent.json"
+	// WeightsName is the network: a model checkpoint without optimizer
+	// state.
+	WeightsName = "weights.ckpt"
+)
+
+// Manifest format identification.
+const (
+	ManifestFormat  = "zerokit-agent"
+	ManifestVersion = 1
+)
+
+// Manifest describes an exported agent: what the network plays, its
+// architecture, the default search settings and where it came from. It is
+// stored as ManifestName in the agent's directory.
+type Manifest struct {
+	// Format is ManifestFormat and Version is ManifestVersion.
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	// Name labels the agent in reports.
+	Name string `json:"name"`
+	// Game is the name of the game the network was trained on (rule
+	// variants of the same game, such as wyb and wyb-nolimit, share
+	// networks) and EncodingVersion the version of its observation and
+	// action encoding.
+	Game            string `json:"game"`
+	EncodingVersion int    `json:"encoding_version"`
+	// Shape and Network are the network's input/output shape and
+	// architecture; Parameters is its number of trained parameters.
+	Shape      model.Shape  `json:"shape"`
+	Network    model.Config `json:"network"`
+	Parameters int          `json:"parameters"`
+	// Weights is the network file's name in the directory and
+	// WeightsSHA256 its SHA-256 checksum (hex).
+	Weights       string `json:"weights"`
+	WeightsSHA256 string `json:"weights_sha256"`
+	// Search is the default search; agent specs may override it.
+	Search Settings `json:"search"`
+	// Source is the checkpoint the agent was exported from.
+	Source Source `json:"source"`
+	// Created is when the agent was exported.
+	Created time.Time `json:"created"`
+}
+
+// Source identifies the checkpoint an agent was exported from.
+type Source struct {
+	// Checkpoint is the checkpoint file's absolute path at export time.
+	Checkpoint string `json:"checkpoint"`
+	// Step is the training step of the checkpoint and Seed the run's seed.
+	Step int64  `json:"step"`
+	Seed uint64 `json:"seed"`
+}
+
+// Validate checks the manifest's own fields (not the files).
+func (m Manifest) Validate() error {
+	bad := func(field string, v any, want string) error {
+		return fmt.Errorf("field %s = %v: %s", field, v, want)
+	}
+	switch {
+	case m.Format != ManifestFormat:
+		return bad("format", fmt.Sprintf("%q", m.Format), fmt.Sprintf("want %q", ManifestFormat))
+	case m.Version != ManifestVersion:
+		return bad("version", m.Version, fmt.Sprintf("this program reads version %d", ManifestVersion))
+	case m.Name == "":
+		return bad("name", `""`, "want a name")
+	case m.Game == "":
+		return bad("game", `""`, "want the game's name")
+	case m.EncodingVersion < 1:
+		return bad("encoding_version", m.EncodingVersion, "want at least 1")
+	case m.Weights == "" || filepath.Base(m.Weights) != m.Weights || m.Weights == "." || m.Weights == "..":
+		return bad("weights", fmt.Sprintf("%q", m.Weights), "want a file name in the agent's directory")
+	case len(m.WeightsSHA256) != 2*sha256.Size:
+		return bad("weights_sha256", fmt.Sprintf("%q", m.WeightsSHA256), "want 64 hex digits")
+	}
+	if _, err := hex.DecodeString(m.WeightsSHA256); err != nil {
+		return bad("weights_sha256", fmt.Sprintf("%q", m.WeightsSHA256), "want 64 hex digits")
+	}
+	cfg := m.Network.WithDefaults()
+	if err := errors.Join(cfg.Validate(), m.Shape.Validate(cfg)); err != nil {
+		return fmt.Errorf("field network/shape: %w", err)
+	}
+	if err := m.Search.Validate(); err != nil {
+		return fmt.Errorf("field search: %w", err)
+	}
+	return nil
+}
+
+// IsAgentDir reports whether dir holds a manifest, i.e. looks like an
+// exported agent (ReadManifest says whether it is a valid one).
+func IsAgentDir(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, ManifestName))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// ReadManifest reads and validates the manifest of the agent directory dir
+// and checks that its weights file exists with the recorded checksum.
+// Errors name the file and the problem.
+func ReadManifest(dir string) (Manifest, error) {
+	path := filepath.Join(dir, ManifestName)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Manifest{}, fmt.Errorf("%s is not an exported zerokit agent: %s is missing", dir, ManifestName)
+	}
+	if err != nil {
+		return Manifest{}, fmt.Errorf("agent manifest: %w", err)
+	}
+	m, err := DecodeManifest(b)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("agent manifest %s: %w", path, err)
+	}
+	wpath := filepath.Join(dir, m.Weights)
+	sum, err := FileSHA256(wpath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Manifest{}, fmt.Errorf("agent %s: weights file %s is missing", dir, m.Weights)
+	}
+	if err != nil {
+		return Manifest{}, fmt.Errorf("agent %s: weights: %w", dir, err)
+	}
+	if sum != m.WeightsSHA256 {
+		return Manifest{}, fmt.Errorf("agent %s: weights file %s is corrupt or was replaced: its SHA-256 is %s, the manifest records %s",
+			dir, m.Weights, sum, m.WeightsSHA256)
+	}
+	return m, nil
+}
+
+// DecodeManifest parses a manifest strictly (unknown fields are errors)
+// and validates it.
+func DecodeManifest(b []byte) (Manifest, error) {
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return Manifest{}, fmt.Errorf("not a valid agent manifest: %w", err)
+	}
+	if dec.More() {
+		return Manifest{}, errors.New("not a valid agent manifest: data after the JSON object")
+	}
+	if err := m.Validate(); err != nil {
+		return Manifest{}, err
+	}
+	return m, nil
+}
+
+// Encode writes the manifest as indented JSON.
+func (m Manifest) Encode() ([]byte, error) {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("agent manifest: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// FileSHA256 returns the hex SHA-256 checksum of the file at path.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

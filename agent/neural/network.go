@@ -1,0 +1,288 @@
+package neural
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/train/rundir"
+)
+
+// Options configure how a Network batches its agents' evaluations.
+//
+// The agents of one Network that search with L leaves in flight share a
+// batcher whose batches hold up to Concurrency x L positions: a batch is
+// evaluated as soon as it is full, or MaxWait after its first request.
+// On a CPU a batch of 8 costs about as much as a batch of 1, so filling
+// batches is what makes leaves in flight and parallel games fast.
+type Options struct {
+	// Concurrency is the number of searches expected to run at once (the
+	// games played in parallel); 0 means 1.
+	Concurrency int
+	// MaxWait is how long a batch may wait to fill (0: DefaultMaxWait;
+	// negative: never wait, evaluate whatever has arrived).
+	MaxWait time.Duration
+}
+
+// withDefaults resolves zero and negative fields.
+func (o Options) withDefaults() Options {
+	o.Concurrency = max(o.Concurrency, 1)
+	switch {
+	case o.MaxWait == 0:
+		o.MaxWait = DefaultMaxWait
+	case o.MaxWait < 0:
+		o.MaxWait = 0
+	}
+	return o
+}
+
+// DefaultMaxWait is Options.MaxWait's default: long enough for the leaves
+// of one search round to arrive together, short against a network call.
+const DefaultMaxWait = time.Millisecond
+
+// Info describes a loaded network and where it came from.
+type Info struct {
+	// Path is the path Load was given and Weights the checkpoint file
+	// read.
+	Path, Weights string
+	// Manifest is the exported agent's manifest, or nil when Path is a
+	// checkpoint or a run directory.
+	Manifest *Manifest
+	// Name labels the network: the manifest's name, else "step<N>".
+	Name string
+	// Game and EncodingVersion are what the network was trained on.
+	Game            string
+	EncodingVersion int
+	// Step and Seed are the checkpoint's training step and run seed.
+	Step int64
+	Seed uint64
+	// Shape is the shape the network is used with (the game's), Config
+	// its architecture and Parameters its number of parameters.
+	Shape      model.Shape
+	Config     model.Config
+	Parameters int
+	// Settings are the default search settings: the manifest's, else
+	// DefaultSettings.
+	Settings Settings
+}
+
+// Network is a loaded network serving the agents of one game. It is safe
+// for concurrent use: agents playing in parallel share its batchers (one
+// per number of leaves in flight). Close it when done.
+type Network struct {
+	info Info
+	game env.Game
+	net  *model.Net
+	opts Options
+	// ownsNet: Close frees net (Load); a wrapped net is the caller's.
+	ownsNet bool
+
+	mu       sync.Mutex
+	batchers map[int]*mcts.Batcher // by leaves in flight
+	closed   bool
+}
+
+// Load loads the network at path for game. path is an exported agent
+// directory (with a Manifest), a training run directory (its latest
+// checkpoint) or a checkpoint file. The network must have been trained on
+// game or a rule variant of it with the same encoding version and shape;
+// a missing file, another game, another encoding version and corrupt
+// weights are errors naming the path and the problem.
+func Load(path string, game env.Game, opts Options) (*Network, error) {
+	n, err := load(path, game, opts)
+	if err != nil {
+		return nil, fmt.Errorf("network %s: %w", path, err)
+	}
+	return n, nil
+}
+
+func load(path string, game env.Game, opts Options) (*Network, error) {
+	if opts.Concurrency < 0 {
+		return nil, fmt.Errorf("concurrency %d is negative", opts.Concurrency)
+	}
+	opts = opts.withDefaults()
+	info := Info{Path: path, Settings: DefaultSettings()}
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errors.New("no such file or directory")
+	}
+	if err != nil {
+		return nil, err
+	}
+	var expect model.Expect
+	switch {
+	case st.IsDir() && IsAgentDir(path):
+		m, err := ReadManifest(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckGame(m.Game, m.EncodingVersion, game); err != nil {
+			return nil, fmt.Errorf("%s: %w", ManifestName, err)
+		}
+		info.Manifest, info.Name, info.Settings = &m, m.Name, m.Search
+		info.Weights = filepath.Join(path, m.Weights)
+		cfg := m.Network
+		// The weights must be the network the manifest describes.
+		expect = model.Expect{Game: m.Game, EncodingVersion: m.EncodingVersion, Config: &cfg}
+	case st.IsDir():
+		cks := rundir.Checkpoints{Dir: filepath.Join(path, "checkpoints")}
+		latest, ok, err := cks.Latest()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("a directory, but neither an exported agent (no %s) nor a training run with a checkpoint (no checkpoints/latest.json)", ManifestName)
+		}
+		info.Weights = cks.Path(latest.Step)
+	default:
+		info.Weights = path
+	}
+	ck, err := model.Load(info.Weights, expect)
+	if err != nil {
+		return nil, err
+	}
+	net := ck.Net
+	fail := func(err error) (*Network, error) {
+		net.Close()
+		return nil, err
+	}
+	if err := CheckGame(ck.Game, ck.EncodingVersion, game); err != nil {
+		if info.Weights != path {
+			err = fmt.Errorf("checkpoint %s: %w", info.Weights, err)
+		}
+		return fail(err)
+	}
+	if m := info.Manifest; m != nil && net.Shape() != m.Shape {
+		return fail(fmt.Errorf("weights file %s: network shape %s, but the manifest says %s", info.Weights, net.Shape(), m.Shape))
+	}
+	want := ShapeOf(game)
+	if net.Shape() != want {
+		view, err := net.WithBoard(want.Height, want.Width)
+		if err == nil && view.Shape() != want {
+			err = fmt.Errorf("its shape %s is not the game's %s", view.Shape(), want)
+		}
+		if err != nil {
+			return fail(fmt.Errorf("checkpoint %s: network shape %s does not fit game %s (%s): %w", info.Weights, net.Shape(), game.Name(), want, err))
+		}
+		net = view
+	}
+	if info.Name == "" {
+		info.Name = fmt.Sprintf("step%d", ck.Step)
+	}
+	info.Game, info.EncodingVersion, info.Step, info.Seed = ck.Game, ck.EncodingVersion, ck.Step, ck.Seed
+	info.Shape, info.Config, info.Parameters = net.Shape(), net.Config(), net.NumParams()
+	return &Network{info: info, game: game, net: net, opts: opts, ownsNet: true, batchers: map[int]*mcts.Batcher{}}, nil
+}
+
+// Wrap serves agents from a network already in memory (for example the
+// one being trained, for evaluation matches), named name, with
+// DefaultSettings. The network must fit game. Close stops the batchers
+// but leaves net to the caller; net must not be trained while agents
+// search with it.
+func Wrap(net *model.Net, game env.Game, name string, opts Options) (*Network, error) {
+	if want := ShapeOf(game); net.Shape() != want {
+		return nil, fmt.Errorf("network %s: shape %s does not fit game %s (%s)", name, net.Shape(), game.Name(), want)
+	}
+	opts = opts.withDefaults()
+	info := Info{
+		Name: name, Game: game.Name(), EncodingVersion: game.EncodingVersion(),
+		Shape: net.Shape(), Config: net.Config(), Parameters: net.NumParams(), Settings: DefaultSettings(),
+	}
+	return &Network{info: info, game: game, net: net, opts: opts, batchers: map[int]*mcts.Batcher{}}, nil
+}
+
+// ShapeOf is the network shape that plays game.
+func ShapeOf(game env.Game) model.Shape {
+	s := game.ObservationShape()
+	return model.Shape{Planes: s.Planes, Height: s.Height, Width: s.Width, Actions: game.NumActions()}
+}
+
+// CheckGame checks that a network trained on the game named trained with
+// the given encoding version can play game: the same game, or a rule
+// variant of it (wyb and wyb-nolimit; squatter6 and squatter8 when the
+// network's policy head fits any board), with the same encoding version.
+func CheckGame(trained string, encoding int, game env.Game) error {
+	if trained != game.Name() {
+		have, err1 := games.ConfigFromName(trained)
+		want, err2 := games.ConfigFromName(game.Name())
+		if err1 != nil || err2 != nil || have.Name != want.Name {
+			return fmt.Errorf("the network was trained for game %q and cannot play %q", trained, game.Name())
+		}
+	}
+	if encoding != game.EncodingVersion() {
+		return fmt.Errorf("the network uses encoding version %d of %s, this program encodes %s with version %d: use a network trained with this version",
+			encoding, trained, game.Name(), game.EncodingVersion())
+	}
+	return nil
+}
+
+// Info describes the network.
+func (n *Network) Info() Info { return n.info }
+
+// Game is the game the network plays.
+func (n *Network) Game() env.Game { return n.game }
+
+// Evaluator returns the batched evaluator for searches with leaves leaves
+// in flight (at least 1), starting its batcher on first use.
+func (n *Network) Evaluator(leaves int) (mcts.Evaluator, error) {
+	if leaves < 1 {
+		return nil, fmt.Errorf("network %s: %d leaves in flight, want at least 1", n.info.Name, leaves)
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return nil, fmt.Errorf("network %s: %w", n.info.Name, mcts.ErrClosed)
+	}
+	if b, ok := n.batchers[leaves]; ok {
+		return b, nil
+	}
+	b, err := mcts.NewBatcher(n.net, n.game, mcts.BatcherConfig{MaxBatch: n.opts.Concurrency * leaves, MaxWait: n.opts.MaxWait})
+	if err != nil {
+		return nil, fmt.Errorf("network %s: %w", n.info.Name, err)
+	}
+	n.batchers[leaves] = b
+	return b, nil
+}
+
+// Stats returns the counters (batches, positions, forward time) of all
+// the network's batchers together; Elapsed is the longest-running one's.
+func (n *Network) Stats() mcts.BatcherStats {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var total mcts.BatcherStats
+	for _, b := range n.batchers {
+		st := b.Stats()
+		total.Batches += st.Batches
+		total.Positions += st.Positions
+		total.MaxBatchSeen = max(total.MaxBatchSeen, st.MaxBatchSeen)
+		total.ForwardTime += st.ForwardTime
+		total.Elapsed = max(total.Elapsed, st.Elapsed)
+	}
+	return total
+}
+
+// Close stops the batchers (agents still searching fail with
+// mcts.ErrClosed) and frees the network. It is idempotent.
+func (n *Network) Close() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return nil
+	}
+	n.closed = true
+	for _, b := range n.batchers {
+		b.Close()
+	}
+	if n.ownsNet {
+		n.net.Close()
+	}
+	return nil
+}

@@ -1,0 +1,371 @@
+package neural
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/spec"
+	"github.com/zerokit/zerokit/arena"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/squatter"
+	"github.com/zerokit/zerokit/env/tictactoe"
+	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/train/rundir"
+)
+
+// tinyConfig is a freshly initialised network small enough for tests.
+var tinyConfig = model.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
+
+// writeCheckpoint saves an untrained tiny network for game at path, with
+// metadata meta (Game and EncodingVersion default to game's).
+func writeCheckpoint(t testing.TB, path string, game env.Game, cfg model.Config, meta model.Metadata) {
+	t.Helper()
+	net, err := model.New(cfg, ShapeOf(game), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer net.Close()
+	if meta.Game == "" {
+		meta.Game = game.Name()
+	}
+	if meta.EncodingVersion == 0 {
+		meta.EncodingVersion = game.EncodingVersion()
+	}
+	if err := model.Save(path, net, nil, meta); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func loadNet(t *testing.T, path string, game env.Game) *Network {
+	t.Helper()
+	n, err := Load(path, game, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n
+}
+
+// TestPlaysLegalGames plays full games between untrained network agents
+// and baselines, two at a time through one network, on each game; the
+// arena rejects any illegal move.
+func TestPlaysLegalGames(t *testing.T) {
+	tests := []struct {
+		game     env.Game
+		settings Settings
+		opponent agent.Factory
+	}{
+		{tictactoe.New(), Settings{Simulations: 16, Mode: "puct", LeavesInFlight: 1, CPUCT: 1.25, ReuseTree: true}, agent.RandomFactory()},
+		{tictactoe.New(), Settings{Simulations: 16, Mode: "gumbel", LeavesInFlight: 2, CPUCT: 1.25}, agent.RandomFactory()},
+		{wyb.New(wyb.Options{TurnLimit: 40}), Settings{Simulations: 8, Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true}, agent.RandomFactory()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.game.Name()+"-"+string(tc.settings.Mode), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "net.ckpt")
+			writeCheckpoint(t, path, tc.game, tinyConfig, model.Metadata{Step: 5})
+			n := loadNet(t, path, tc.game)
+			f, err := n.Factory(tc.settings)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := arena.Play(context.Background(), arena.Config{Game: tc.game, Games: 4, Workers: 2, Seed: 1}, f, tc.opponent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Games() != 4 || res.MovesA == 0 {
+				t.Errorf("played %d games, %d network moves", res.Games(), res.MovesA)
+			}
+			if !strings.HasPrefix(res.A, "step5-sims") {
+				t.Errorf("agent name %q, want step5-sims...", res.A)
+			}
+			st := n.Stats()
+			if st.Positions < int64(res.MovesA) {
+				t.Errorf("the network evaluated %d positions for %d moves", st.Positions, res.MovesA)
+			}
+		})
+	}
+}
+
+// TestTimeBudget: with a time-only budget the agent stops at the deadline
+// and plays the best move so far.
+func TestTimeBudget(t *testing.T) {
+	game := wyb.New(wyb.Options{})
+	path := filepath.Join(t.TempDir(), "net.ckpt")
+	writeCheckpoint(t, path, game, tinyConfig, model.Metadata{})
+	n := loadNet(t, path, game)
+	s := DefaultSettings()
+	s.Simulations, s.MoveTime = 0, Duration(30*time.Millisecond)
+	a, err := n.NewAgent(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := game.NewInitialState()
+	act, err := a.Act(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := a.LastResult()
+	if !st.IsLegal(act) || !res.Truncated || res.Simulations < 1 {
+		t.Errorf("action %d, result truncated %v after %d simulations; want a legal move from a truncated search", act, res.Truncated, res.Simulations)
+	}
+	// A deadline from the caller (the protocol's) also stops it.
+	s.MoveTime = 0
+	s.Simulations = MaxSimulations
+	b, err := n.NewAgent(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if act, err := b.Act(ctx, st); err != nil || !st.IsLegal(act) || !b.LastResult().Truncated {
+		t.Errorf("Act under a deadline: %v, %v, truncated %v", act, err, b.LastResult().Truncated)
+	}
+	// A cancelled context is an error.
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := b.Act(ctx, st); !errors.Is(err, context.Canceled) {
+		t.Errorf("Act with a cancelled context: %v", err)
+	}
+}
+
+func TestLoadSources(t *testing.T) {
+	dir := t.TempDir()
+	game := wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
+	ckpt := filepath.Join(dir, "wyb.ckpt")
+	writeCheckpoint(t, ckpt, game, tinyConfig, model.Metadata{Step: 42, Seed: 9})
+
+	// A run directory loads its latest checkpoint.
+	run := filepath.Join(dir, "run")
+	cks := rundir.Checkpoints{Dir: filepath.Join(run, "checkpoints"), KeepLast: 2}
+	if err := os.MkdirAll(cks.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []int64{10, 20} {
+		writeCheckpoint(t, cks.Path(step), game, tinyConfig, model.Metadata{Step: step})
+		if err := os.WriteFile(cks.StatePath(step), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := cks.Commit(step); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A spatial-policy network for Squatter 6x6 plays 8x8.
+	sq6, _ := squatter.New(6)
+	sq8, _ := squatter.New(8)
+	spatial := tinyConfig
+	spatial.PolicyHead = model.PolicySpatial
+	sqPath := filepath.Join(dir, "sq6.ckpt")
+	writeCheckpoint(t, sqPath, sq6, spatial, model.Metadata{})
+
+	tests := []struct {
+		path     string
+		game     env.Game
+		wantStep int64
+	}{
+		{ckpt, game, 42},
+		{ckpt, wyb.New(wyb.Options{TurnLimit: 0}), 42}, // rule variant
+		{run, game, 20},
+		{sqPath, sq8, 0},
+	}
+	for _, tc := range tests {
+		n := loadNet(t, tc.path, tc.game)
+		info := n.Info()
+		if info.Step != tc.wantStep || info.Shape != ShapeOf(tc.game) || info.Settings != DefaultSettings() || info.Manifest != nil {
+			t.Errorf("Load(%s, %s): info %+v", tc.path, tc.game.Name(), info)
+		}
+		a, err := n.NewAgent(Settings{Simulations: 4, Mode: "puct", LeavesInFlight: 1, CPUCT: 1}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Act(context.Background(), tc.game.NewInitialState()); err != nil {
+			t.Errorf("%s on %s: %v", tc.path, tc.game.Name(), err)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	game := wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
+	ttt := filepath.Join(dir, "ttt.ckpt")
+	writeCheckpoint(t, ttt, tictactoe.New(), tinyConfig, model.Metadata{})
+	oldEnc := filepath.Join(dir, "old.ckpt")
+	writeCheckpoint(t, oldEnc, game, tinyConfig, model.Metadata{EncodingVersion: game.EncodingVersion() + 1})
+	good := filepath.Join(dir, "good.ckpt")
+	writeCheckpoint(t, good, game, tinyConfig, model.Metadata{})
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.ckpt")
+	if err := os.WriteFile(truncated, b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage.ckpt")
+	if err := os.WriteFile(garbage, []byte("not a checkpoint"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sq6, _ := squatter.New(6)
+	sq8, _ := squatter.New(8)
+	dense := filepath.Join(dir, "sq6-dense.ckpt")
+	writeCheckpoint(t, dense, sq6, tinyConfig, model.Metadata{})
+	empty := filepath.Join(dir, "emptydir")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		path string
+		game env.Game
+		want string
+	}{
+		{filepath.Join(dir, "missing.ckpt"), game, "no such file"},
+		{empty, game, "neither an exported agent"},
+		{ttt, game, `trained for game "tictactoe" and cannot play "wyb"`},
+		{oldEnc, game, "encoding version 2"},
+		{truncated, game, "not a readable zerokit checkpoint"},
+		{garbage, game, "not a readable zerokit checkpoint"},
+		{dense, sq8, "does not fit game squatter8"},
+	}
+	for _, tc := range tests {
+		_, err := Load(tc.path, tc.game, Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.path) {
+			t.Errorf("Load(%s) error = %v, want one naming the path and containing %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+func TestSpecKind(t *testing.T) {
+	dir := t.TempDir()
+	game := wyb.New(wyb.Options{})
+	ckpt := filepath.Join(dir, "net.ckpt")
+	writeCheckpoint(t, ckpt, game, tinyConfig, model.Metadata{Step: 3})
+	pool := NewPool(Options{})
+	defer pool.Close()
+	reg := spec.Default()
+	if err := reg.Register(KindName, pool.Kind()); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		spec     string
+		want     Settings
+		wantName string
+		wantErr  string
+	}{
+		{spec: "net:path=" + ckpt, want: DefaultSettings(), wantName: "step3-sims128"},
+		{spec: "net:path=" + ckpt + ",sims=32,time=1s,leaves=4,cpuct=2,mode=gumbel,reuse=0",
+			want: Settings{Simulations: 32, MoveTime: Duration(time.Second), Mode: "gumbel", LeavesInFlight: 4, CPUCT: 2}, wantName: "step3-sims32-1s-gumbel"},
+		{spec: "net:path=" + ckpt + ",sims=0,time=500ms", want: Settings{MoveTime: Duration(500 * time.Millisecond), Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}, wantName: "step3-500ms"},
+		{spec: "net:sims=3", wantErr: "path= is required"},
+		{spec: "net:path=" + ckpt + ",sims=0", wantErr: "no budget"},
+		{spec: "net:path=" + ckpt + ",sims=0,time=1s,mode=gumbel", wantErr: "gumbel search plans"},
+		{spec: "net:path=" + ckpt + ",sims=-1", wantErr: "sims=-1"},
+		{spec: "net:path=" + ckpt + ",time=soon", wantErr: "time=soon"},
+		{spec: "net:path=" + ckpt + ",mode=alphazero", wantErr: "mode=alphazero"},
+		{spec: "net:path=" + ckpt + ",reuse=2", wantErr: "reuse=2"},
+		{spec: "net:path=" + ckpt + ",depth=3", wantErr: `no key "depth"`},
+		{spec: "net:path=" + filepath.Join(dir, "nope"), wantErr: "no such file"},
+	}
+	for _, tc := range tests {
+		built, err := reg.Build(game, tc.spec)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("Build(%q) error = %v, want one containing %q", tc.spec, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Build(%q): %v", tc.spec, err)
+			continue
+		}
+		a, err := built.NewAgent(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		na := a.(*Agent)
+		if na.Settings() != tc.want || na.Name() != tc.wantName {
+			t.Errorf("Build(%q): agent %s with %+v, want %s with %+v", tc.spec, na.Name(), na.Settings(), tc.wantName, tc.want)
+		}
+	}
+	// Every spec naming the checkpoint shares one network.
+	if nets := pool.Networks(); len(nets) != 1 {
+		t.Errorf("pool holds %d networks, want 1", len(nets))
+	}
+	pool.Close()
+	if _, err := reg.Build(game, "net:path="+ckpt); err == nil {
+		t.Error("a closed pool loaded a network")
+	}
+}
+
+func TestSettingsValidate(t *testing.T) {
+	ok := DefaultSettings()
+	tests := []struct {
+		name string
+		edit func(*Settings)
+		want string
+	}{
+		{"default", func(*Settings) {}, ""},
+		{"time only", func(s *Settings) { s.Simulations, s.MoveTime = 0, Duration(time.Second) }, ""},
+		{"negative sims", func(s *Settings) { s.Simulations = -1 }, "simulations"},
+		{"too many sims", func(s *Settings) { s.Simulations = MaxSimulations + 1 }, "simulations"},
+		{"negative time", func(s *Settings) { s.MoveTime = -1 }, "move_time"},
+		{"no budget", func(s *Settings) { s.Simulations = 0 }, "no budget"},
+		{"bad mode", func(s *Settings) { s.Mode = "minimax" }, "mode"},
+		{"leaves", func(s *Settings) { s.LeavesInFlight = 0 }, "leaves_in_flight"},
+		{"cpuct", func(s *Settings) { s.CPUCT = 0 }, "c_puct"},
+	}
+	for _, tc := range tests {
+		s := ok
+		tc.edit(&s)
+		err := s.Validate()
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: Validate() = %v, want %q", tc.name, err, tc.want)
+		}
+		if err == nil {
+			if cerr := s.SearchConfig().Validate(); cerr != nil {
+				t.Errorf("%s: search config invalid: %v", tc.name, cerr)
+			}
+		}
+	}
+}
+
+// TestWrap serves agents from a network in memory and leaves it open.
+func TestWrap(t *testing.T) {
+	game := tictactoe.New()
+	net, err := model.New(tinyConfig, ShapeOf(game), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer net.Close()
+	n, err := Wrap(net, game, "live", Options{Concurrency: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultSettings()
+	s.Simulations = 8
+	f, err := n.Factory(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := arena.Play(context.Background(), arena.Config{Game: game, Games: 2, Workers: 2, Seed: 1}, f, agent.RandomFactory())
+	if err != nil || res.A != "live-sims8" {
+		t.Fatalf("match: %v, %+v", err, res)
+	}
+	n.Close()
+	if _, err := n.NewAgent(s, 1); err == nil {
+		t.Error("agent built after Close")
+	}
+	// The caller's network still works.
+	if err := net.Forward(make([]float32, ShapeOf(game).Size()), 1, make([]float32, game.NumActions()), make([]float32, 1)); err != nil {
+		t.Errorf("Forward after the wrapper closed: %v", err)
+	}
+	if _, err := Wrap(net, wyb.New(wyb.Options{}), "wrong", Options{}); err == nil || !strings.Contains(err.Error(), "does not fit game") {
+		t.Errorf("Wrap for another game: %v", err)
+	}
+}

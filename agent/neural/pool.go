@@ -1,0 +1,166 @@
+package neural
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/spec"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// KindName is the spec kind of network agents.
+const KindName = "net"
+
+// Pool loads each network once and shares it among every agent spec that
+// names it (by path and game), so that the agents of all games in flight
+// batch their evaluations together. It is safe for concurrent use. Close
+// it to free the networks.
+type Pool struct {
+	opts Options
+
+	mu     sync.Mutex
+	nets   map[poolKey]*Network
+	closed bool
+}
+
+type poolKey struct{ path, game string }
+
+// NewPool returns an empty pool whose networks use opts.
+func NewPool(opts Options) *Pool {
+	return &Pool{opts: opts, nets: map[poolKey]*Network{}}
+}
+
+// Load returns the network at path for game, loading it on first use.
+func (p *Pool) Load(path string, game env.Game) (*Network, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("network %s: %w", path, err)
+	}
+	key := poolKey{abs, game.Name()}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, errors.New("neural: pool is closed")
+	}
+	if n, ok := p.nets[key]; ok {
+		return n, nil
+	}
+	n, err := Load(path, game, p.opts)
+	if err != nil {
+		return nil, err
+	}
+	p.nets[key] = n
+	return n, nil
+}
+
+// Networks lists the loaded networks.
+func (p *Pool) Networks() []*Network {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]*Network, 0, len(p.nets))
+	for _, n := range p.nets {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Close closes every network; later Loads fail.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for k, n := range p.nets {
+		n.Close()
+		delete(p.nets, k)
+	}
+	return nil
+}
+
+// Kind is the "net" agent spec kind, loading networks through p:
+//
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1]
+//
+// Unset keys take the exported agent's settings, or DefaultSettings for
+// a checkpoint or run directory.
+func (p *Pool) Kind() spec.Kind {
+	return spec.Kind{
+		Summary: "trained network with tree search (an exported agent directory, a checkpoint file or a run directory)",
+		Keys: map[string]string{
+			"path":   "exported agent directory, checkpoint file, or training run directory (its latest checkpoint); required",
+			"sims":   fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", DefaultSimulations),
+			"time":   "thinking time per move, e.g. 500ms (default: the agent's, else none; 0: none); the protocol's deadline also stops it",
+			"leaves": fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", DefaultLeavesInFlight),
+			"cpuct":  "PUCT exploration constant (default: the agent's, else 1.25)",
+			"mode":   "search: puct or gumbel (default: the agent's, else puct)",
+			"reuse":  "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
+		},
+		New: func(game env.Game, params spec.Params) (agent.Factory, error) {
+			path := params.String("path", "")
+			if path == "" {
+				return nil, errors.New("agent net: path= is required (an exported agent directory or a checkpoint)")
+			}
+			n, err := p.Load(path, game)
+			if err != nil {
+				return nil, err
+			}
+			s, err := ApplyParams(n.Info().Settings, params)
+			if err != nil {
+				return nil, err
+			}
+			return n.Factory(s)
+		},
+	}
+}
+
+// ApplyParams overrides base with a spec's sims, time, leaves, cpuct,
+// mode and reuse parameters and validates the result.
+func ApplyParams(base Settings, p spec.Params) (Settings, error) {
+	s := base
+	var err error
+	if s.Simulations, err = p.Int("sims", s.Simulations, 0, MaxSimulations); err != nil {
+		return Settings{}, err
+	}
+	if p.Has("time") {
+		v := p.String("time", "")
+		d, perr := time.ParseDuration(v)
+		if v == "0" {
+			d, perr = 0, nil
+		}
+		if perr != nil || d < 0 {
+			return Settings{}, fmt.Errorf("agent %s: time=%s: want a duration such as 500ms or 2s, or 0 for none", p.Kind(), v)
+		}
+		s.MoveTime = Duration(d)
+	}
+	if s.LeavesInFlight, err = p.Int("leaves", s.LeavesInFlight, 1, MaxLeavesInFlight); err != nil {
+		return Settings{}, err
+	}
+	if s.CPUCT, err = p.Float("cpuct", s.CPUCT, 1e-6, 1e6); err != nil {
+		return Settings{}, err
+	}
+	if p.Has("mode") {
+		switch m := mcts.Mode(strings.ToLower(p.String("mode", ""))); m {
+		case mcts.ModePUCT, mcts.ModeGumbel:
+			s.Mode = m
+		default:
+			return Settings{}, fmt.Errorf("agent %s: mode=%s: want puct or gumbel", p.Kind(), m)
+		}
+	}
+	reuse := 0
+	if s.ReuseTree {
+		reuse = 1
+	}
+	if reuse, err = p.Int("reuse", reuse, 0, 1); err != nil {
+		return Settings{}, err
+	}
+	s.ReuseTree = reuse == 1
+	if err := s.Validate(); err != nil {
+		return Settings{}, fmt.Errorf("agent %s: %w", p.Kind(), err)
+	}
+	return s, nil
+}

@@ -1,0 +1,140 @@
+package neural
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// DefaultSimulations is the simulation budget per move of an agent whose
+// source (a checkpoint, or a spec) does not set one.
+const DefaultSimulations = 128
+
+// MaxSimulations bounds Settings.Simulations; a time-only budget
+// (Simulations 0) searches at most this many simulations per move.
+const MaxSimulations = 1 << 20
+
+// MaxLeavesInFlight bounds Settings.LeavesInFlight.
+const MaxLeavesInFlight = 256
+
+// Settings are a network agent's search settings. The move is the most
+// visited root child (ModePUCT) or the sequential-halving winner without
+// Gumbel noise (ModeGumbel): the agent plays deterministically.
+type Settings struct {
+	// Simulations is the budget per move; with ReuseTree the visits kept
+	// from the previous move come on top. 0 means no simulation limit, in
+	// which case MoveTime must be set.
+	Simulations int `json:"simulations"`
+	// MoveTime caps each move's thinking time (0: none). A deadline on
+	// the context passed to Act also ends the search; either way the agent
+	// plays the best move found so far.
+	MoveTime Duration `json:"move_time"`
+	// Mode is mcts.ModePUCT or mcts.ModeGumbel.
+	Mode mcts.Mode `json:"mode"`
+	// LeavesInFlight is the number of leaves one search evaluates
+	// together in one network batch (virtual loss keeps them apart).
+	LeavesInFlight int `json:"leaves_in_flight"`
+	// CPUCT is the PUCT exploration constant.
+	CPUCT float64 `json:"c_puct"`
+	// ReuseTree keeps the subtree of the position reached between moves.
+	ReuseTree bool `json:"reuse_tree"`
+}
+
+// DefaultLeavesInFlight is the default Settings.LeavesInFlight. On a CPU a
+// network call on 4 positions takes about as long as on 1, so 4 leaves per
+// round make a search about twice as fast for a small loss of search
+// efficiency per simulation (BenchmarkAct).
+const DefaultLeavesInFlight = 4
+
+// DefaultSettings are PUCT search with DefaultSimulations simulations, no
+// time limit, DefaultLeavesInFlight leaves in flight and tree reuse.
+func DefaultSettings() Settings {
+	c := mcts.DefaultConfig()
+	return Settings{
+		Simulations:    DefaultSimulations,
+		Mode:           mcts.ModePUCT,
+		LeavesInFlight: DefaultLeavesInFlight,
+		CPUCT:          c.CPUCT,
+		ReuseTree:      true,
+	}
+}
+
+// Validate reports the first bad field by its JSON name.
+func (s Settings) Validate() error {
+	bad := func(field string, v any, want string) error {
+		return fmt.Errorf("search settings: %s = %v: %s", field, v, want)
+	}
+	switch {
+	case s.Simulations < 0 || s.Simulations > MaxSimulations:
+		return bad("simulations", s.Simulations, fmt.Sprintf("want 0 (no limit) to %d", MaxSimulations))
+	case s.MoveTime < 0:
+		return bad("move_time", s.MoveTime, "want a duration >= 0 (0: none)")
+	case s.Simulations == 0 && s.MoveTime == 0:
+		return errors.New("search settings: no budget: set simulations, move_time or both")
+	case s.Mode != mcts.ModePUCT && s.Mode != mcts.ModeGumbel:
+		return bad("mode", fmt.Sprintf("%q", s.Mode), `want "puct" or "gumbel"`)
+	case s.Mode == mcts.ModeGumbel && s.Simulations == 0:
+		return bad("simulations", 0, "gumbel search plans its simulations and needs a budget")
+	case s.LeavesInFlight < 1 || s.LeavesInFlight > MaxLeavesInFlight:
+		return bad("leaves_in_flight", s.LeavesInFlight, fmt.Sprintf("want 1 to %d", MaxLeavesInFlight))
+	case math.IsNaN(s.CPUCT) || math.IsInf(s.CPUCT, 0) || s.CPUCT <= 0:
+		return bad("c_puct", s.CPUCT, "want a finite value > 0")
+	}
+	return nil
+}
+
+// SearchConfig is the mcts configuration of these settings: no root noise,
+// temperature 0, deterministic Gumbel.
+func (s Settings) SearchConfig() mcts.Config {
+	sims := s.Simulations
+	if sims == 0 {
+		sims = MaxSimulations
+	}
+	c := agent.EvalSearchConfig(sims)
+	c.Mode = s.Mode
+	c.LeavesInFlight = s.LeavesInFlight
+	c.CPUCT = s.CPUCT
+	c.ReuseTree = s.ReuseTree
+	return c
+}
+
+// Label describes the budget for agent names: "sims64", "1s" or
+// "sims64-1s", with "-gumbel" for Gumbel search.
+func (s Settings) Label() string {
+	var parts []string
+	if s.Simulations > 0 {
+		parts = append(parts, fmt.Sprintf("sims%d", s.Simulations))
+	}
+	if s.MoveTime > 0 {
+		parts = append(parts, time.Duration(s.MoveTime).String())
+	}
+	if s.Mode == mcts.ModeGumbel {
+		parts = append(parts, "gumbel")
+	}
+	return strings.Join(parts, "-")
+}
+
+// Duration is a time.Duration written in JSON as a string such as "1.5s"
+// ("0s" for none).
+type Duration time.Duration
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("duration %q: want a duration such as 500ms or 2s", b)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// String formats the duration like time.Duration.
+func (d Duration) String() string { return time.Duration(d).String() }

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/spec"
+	"github.com/zerokit/zerokit/arena"
+	"github.com/zerokit/zerokit/arena/elo"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/internal/atomicfile"
+)
+
+const evalUsage = `usage: zerokit eval -a SPEC -b SPEC [flags]
+
+Plays -games games between agents A and B, colours alternating (A moves
+first in games 0, 2, 4, ...), -parallel games at a time, and reports A's
+wins, draws and losses as first and second player and in total, A's score
+with its 95% confidence interval (Wilson) and the Elo difference A - B with
+the interval's image. Network agents (net:) share one network per path, so
+parallel games batch their evaluations.
+
+Each game starts with -opening uniformly random actions (shared by games 2k
+and 2k+1, which swap colours) so that deterministic agents play varied
+games. The agents of game i are seeded from -seed, i and the spec's seed=.
+
+Agent specs (-a, -b):
+`
+
+// runEval implements "zerokit eval".
+func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	// The registry for the usage text; the real one, after the flags,
+	// batches as many games as -parallel plays at once.
+	help, err := newAgents(1)
+	if err != nil {
+		return err
+	}
+	help.Close()
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	specA := fs.String("a", "", "agent A's spec (required)")
+	specB := fs.String("b", "", "agent B's spec (required)")
+	nGames := fs.Int("games", 20, "number of games (even keeps colours balanced)")
+	parallel := fs.Int("parallel", 1, "games played at the same time")
+	gameName := fs.String("game", "wyb", "game: wyb (turn limit 256), wyb-nolimit, wyb-limitN, squatter, squatterN, tictactoe")
+	seed := fs.Uint64("seed", 1, "match seed (openings and agents' seeds)")
+	opening := fs.Int("opening", 2, "uniformly random actions at the start of each game")
+	maxMoves := fs.Int("max-moves", 0, "end a game as a draw after this many actions (0: the game's own bound)")
+	jsonOut := fs.String("json", "", "also write the result as JSON to `FILE`")
+	verbose := fs.Bool("v", false, "print every game")
+	quiet := fs.Bool("q", false, "no progress lines on stderr")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, evalUsage)
+		fmt.Fprint(stderr, help.Help())
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *specA == "" || *specB == "" {
+		fs.Usage()
+		return errors.New("-a and -b are required")
+	}
+	switch {
+	case *nGames < 1:
+		return fmt.Errorf("-games %d: want at least 1", *nGames)
+	case *parallel < 1:
+		return fmt.Errorf("-parallel %d: want at least 1", *parallel)
+	case *opening < 0 || *maxMoves < 0:
+		return errors.New("-opening and -max-moves must not be negative")
+	}
+	game, err := gameByName(*gameName)
+	if err != nil {
+		return fmt.Errorf("-game: %w", err)
+	}
+	reg, err := newAgents(*parallel)
+	if err != nil {
+		return err
+	}
+	defer reg.Close()
+	a, err := reg.Build(game, *specA)
+	if err != nil {
+		return fmt.Errorf("-a: %w", err)
+	}
+	b, err := reg.Build(game, *specB)
+	if err != nil {
+		return fmt.Errorf("-b: %w", err)
+	}
+	cfg := arena.Config{
+		Game: game, Games: *nGames, Workers: *parallel, Seed: *seed,
+		MaxMoves: *maxMoves, OpeningMoves: *opening,
+	}
+	var score float64
+	done := 0
+	every := max(1, *nGames/10)
+	start := time.Now()
+	cfg.OnGame = func(g arena.GameRecord) {
+		done++
+		score += g.ScoreA
+		switch {
+		case *verbose:
+			fmt.Fprintf(stderr, "game %d: A played %s, %s after %d actions (A %.1f s, B %.1f s)\n",
+				g.Index, colourName(g.AColour), outcomeForA(g), g.Length, g.ThinkA.Seconds(), g.ThinkB.Seconds())
+		case !*quiet && (done%every == 0 || done == *nGames):
+			fmt.Fprintf(stderr, "eval: %d/%d games, A scores %.1f%%, %s elapsed\n",
+				done, *nGames, 100*score/float64(done), time.Since(start).Round(time.Second))
+		}
+	}
+	res, err := arena.Play(ctx, cfg, seeded(a), seeded(b))
+	if err != nil {
+		return err
+	}
+	if err := res.WriteText(stdout); err != nil {
+		return err
+	}
+	reg.writeNetworkStats(stdout)
+	if *jsonOut != "" {
+		js, err := json.MarshalIndent(evalReport{
+			SpecA: a.Spec.String(), SpecB: b.Spec.String(), Seed: *seed, Opening: *opening,
+			Result: res, Total: reportEstimate(res.Estimate()),
+			AsFirst: reportEstimate(res.EstimateAs(0)), AsSecond: reportEstimate(res.EstimateAs(1)),
+		}, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(*jsonOut, append(js, '\n'), 0o644); err != nil {
+			return fmt.Errorf("-json: %w", err)
+		}
+	}
+	return nil
+}
+
+// seeded adapts a spec to the arena: the arena's per-game seed plus the
+// spec's own seed= (so two specs differing only in seed play differently).
+func seeded(b spec.Built) agent.Factory {
+	return func(seed uint64) (agent.Agent, error) {
+		a, err := b.Factory(seed + b.Seed - spec.DefaultSeed)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: %w", b.Spec, err)
+		}
+		return a, nil
+	}
+}
+
+// gameByName builds a game from its full name ("wyb-nolimit",
+// "squatter8") or its family's default ("wyb", "squatter").
+func gameByName(name string) (env.Game, error) {
+	c, err := games.ConfigFromName(name)
+	if err != nil {
+		if g, derr := games.New(games.DefaultConfig(name)); derr == nil {
+			return g, nil
+		}
+		return nil, err
+	}
+	return games.New(c)
+}
+
+func colourName(p int) string {
+	if p == 0 {
+		return "first"
+	}
+	return "second"
+}
+
+func outcomeForA(g arena.GameRecord) string {
+	switch {
+	case g.Truncated:
+		return "draw (move limit)"
+	case g.ScoreA == 1:
+		return "A won"
+	case g.ScoreA == 0:
+		return "B won"
+	}
+	return "draw"
+}
+
+// evalReport is the -json output of eval.
+type evalReport struct {
+	SpecA    string       `json:"spec_a"`
+	SpecB    string       `json:"spec_b"`
+	Seed     uint64       `json:"seed"`
+	Opening  int          `json:"opening"`
+	Total    jsonEstimate `json:"total"`
+	AsFirst  jsonEstimate `json:"a_first"`
+	AsSecond jsonEstimate `json:"a_second"`
+	Result   arena.Result `json:"result"`
+}
+
+// jsonEstimate is elo.Estimate for JSON, whose numbers cannot be
+// infinite or NaN: an infinite Elo (after a clean sweep) and the score of
+// no games are null.
+type jsonEstimate struct {
+	Games   int      `json:"games"`
+	Wins    int      `json:"wins"`
+	Draws   int      `json:"draws"`
+	Losses  int      `json:"losses"`
+	Score   *float64 `json:"score"`
+	ScoreLo float64  `json:"score_lo"`
+	ScoreHi float64  `json:"score_hi"`
+	Elo     *float64 `json:"elo"`
+	EloLo   *float64 `json:"elo_lo"`
+	EloHi   *float64 `json:"elo_hi"`
+}
+
+func reportEstimate(e elo.Estimate) jsonEstimate {
+	finite := func(x float64) *float64 {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil
+		}
+		return &x
+	}
+	return jsonEstimate{
+		Games: e.Games(), Wins: e.Wins, Draws: e.Draws, Losses: e.Losses,
+		Score: finite(e.Score), ScoreLo: e.ScoreLo, ScoreHi: e.ScoreHi,
+		Elo: finite(e.Elo), EloLo: finite(e.EloLo), EloHi: finite(e.EloHi),
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCmd runs a subcommand in-process and returns its stdout and stderr.
+func runCmd(t *testing.T, f func(context.Context, []string, io.Reader, io.Writer, io.Writer) error, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := f(context.Background(), args, strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+func TestEvalBaselines(t *testing.T) {
+	jsonPath := filepath.Join(t.TempDir(), "eval.json")
+	out, stderr, err := runCmd(t, runEval, "-game", "tictactoe", "-a", "alphabeta:depth=9", "-b", "random",
+		"-games", "6", "-parallel", "2", "-opening", "0", "-json", jsonPath)
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, stderr)
+	}
+	for _, want := range []string{"alphabeta-d9 vs random: tictactoe, 6 games", "first (player 0)", "second (player 1)", "total", "95% CI"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(stderr, "eval: 6/6 games") {
+		t.Errorf("no progress on stderr: %q", stderr)
+	}
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		SpecA string `json:"spec_a"`
+		Total struct {
+			Games, Wins, Losses int
+			Score               *float64
+		} `json:"total"`
+		AFirst struct{ Games int } `json:"a_first"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	// Perfect play never loses at tic-tac-toe.
+	if rep.SpecA != "alphabeta:depth=9" || rep.Total.Games != 6 || rep.AFirst.Games != 3 || rep.Total.Losses != 0 || rep.Total.Score == nil || *rep.Total.Score < 0.5 {
+		t.Errorf("JSON report %+v\n%s", rep, b)
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-a", "random"}, "-a and -b are required"},
+		{[]string{"-a", "random", "-b", "chess"}, `unknown kind "chess"`},
+		{[]string{"-a", "random", "-b", "greedy", "-game", "go"}, "-game"},
+		{[]string{"-a", "random", "-b", "greedy", "-games", "0"}, "-games 0"},
+		{[]string{"-a", "random", "-b", "greedy", "-parallel", "0"}, "-parallel 0"},
+		{[]string{"-a", "random", "-b", "greedy", "extra"}, "unexpected arguments"},
+	}
+	for _, tc := range tests {
+		_, _, err := runCmd(t, runEval, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("eval %q: error %v, want one containing %q", tc.args, err, tc.want)
+		}
+	}
+}

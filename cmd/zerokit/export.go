@@ -1,0 +1,139 @@
+//go:build !nonet
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/agent/neural/export"
+	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/train/rundir"
+)
+
+const exportUsage = `usage: zerokit export -checkpoint FILE_OR_RUN -out DIR [flags]
+
+Writes a self-contained agent directory DIR from a checkpoint (or from a
+training run directory's latest checkpoint): the network without optimizer
+state, agent.json (game, encoding version, architecture, search settings,
+source checkpoint, step, seed, creation time), the Python adapter for the
+course referee (zerokit_player.py, zerokit_player.json, __init__.py) and a
+README.txt. DIR is written under a temporary name and renamed into place.
+
+Then play it with any command's agent spec net:path=DIR (optionally
+,sims=N or ,time=D to change the search), e.g.
+
+  zerokit play -agent net:path=DIR
+  zerokit eval -a net:path=DIR -b alphabeta:depth=3 -games 200 -parallel 2
+  python3 referee.py DIR other_player      (DIR next to referee.py)
+
+flags:
+`
+
+// runExport implements "zerokit export".
+func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	def := neural.DefaultSettings()
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	checkpoint := fs.String("checkpoint", "", "checkpoint `file`, or a training run directory (its latest checkpoint)")
+	out := fs.String("out", "", "agent `directory` to create")
+	force := fs.Bool("force", false, "replace DIR if it exists")
+	name := fs.String("name", "", "agent name for reports (default <game>-step<step>)")
+	sims := fs.Int("sims", def.Simulations, "simulations per move (0: no limit, needs -move-time)")
+	moveTime := fs.Duration("move-time", 0, "thinking time per move (0: none); the search plays its best move so far when it runs out")
+	mode := fs.String("mode", string(def.Mode), "search: puct or gumbel")
+	leaves := fs.Int("leaves", def.LeavesInFlight, "leaves each search evaluates together in one network batch")
+	cpuct := fs.Float64("cpuct", def.CPUCT, "PUCT exploration constant")
+	reuse := fs.Bool("reuse", def.ReuseTree, "keep the search tree between moves")
+	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
+	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, exportUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *checkpoint == "" || *out == "" {
+		fs.Usage()
+		return errors.New("-checkpoint and -out are required")
+	}
+	ckpt, err := checkpointFile(*checkpoint)
+	if err != nil {
+		return err
+	}
+	if *gameTime < 0 {
+		return fmt.Errorf("-game-time %v is negative", *gameTime)
+	}
+	bin := *binary
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return fmt.Errorf("finding this program for the adapter (set -binary): %w", err)
+		}
+	}
+	var serveArgs []string
+	if *gameTime > 0 {
+		serveArgs = []string{"-game-time", gameTime.String()}
+	}
+	opts := export.Options{
+		Checkpoint: ckpt,
+		Out:        *out,
+		Force:      *force,
+		Name:       *name,
+		Search: neural.Settings{
+			Simulations: *sims, MoveTime: neural.Duration(*moveTime), Mode: mcts.Mode(*mode),
+			LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse,
+		},
+		Binary:    bin,
+		ServeArgs: serveArgs,
+	}
+	m, err := export.Export(opts)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(*out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "exported %s (game %s, step %d, %d parameters, search %s) to %s\n",
+		m.Name, m.Game, m.Source.Step, m.Parameters, m.Search.Label(), abs)
+	fmt.Fprintf(stdout, "agent spec: %s:path=%s\n", neural.KindName, abs)
+	if !pythonIdentifier.MatchString(filepath.Base(abs)) {
+		fmt.Fprintf(stdout, "note: %q is not a Python module name; rename the directory (e.g. our_agent) before giving it to referee.py\n", filepath.Base(abs))
+	}
+	return nil
+}
+
+var pythonIdentifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// checkpointFile is path itself, or the latest checkpoint when path is a
+// training run directory.
+func checkpointFile(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("-checkpoint: %w", err)
+	}
+	if !st.IsDir() {
+		return path, nil
+	}
+	cks := rundir.Checkpoints{Dir: filepath.Join(path, "checkpoints")}
+	latest, ok, err := cks.Latest()
+	if err != nil {
+		return "", fmt.Errorf("-checkpoint: %w", err)
+	}
+	if !ok {
+		return "", fmt.Errorf("-checkpoint %s: a directory without checkpoints/latest.json (give a checkpoint file or a training run directory)", path)
+	}
+	return cks.Path(latest.Step), nil
+}

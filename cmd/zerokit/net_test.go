@@ -1,0 +1,225 @@
+//go:build !nonet
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/tictactoe"
+	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/train/rundir"
+)
+
+// writeTinyCheckpoint saves a freshly initialised small network for game.
+func writeTinyCheckpoint(t *testing.T, path string, game env.Game, step int64) {
+	t.Helper()
+	cfg := model.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
+	net, err := model.New(cfg, neural.ShapeOf(game), uint64(step)+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer net.Close()
+	meta := model.Metadata{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Step: step, Seed: 3}
+	if err := model.Save(path, net, nil, meta); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeRun makes a training run directory with checkpoints at steps.
+func writeRun(t *testing.T, dir string, game env.Game, steps ...int64) {
+	t.Helper()
+	cks := rundir.Checkpoints{Dir: filepath.Join(dir, "checkpoints"), KeepLast: len(steps)}
+	if err := os.MkdirAll(cks.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range steps {
+		writeTinyCheckpoint(t, cks.Path(s), game, s)
+		if err := os.WriteFile(cks.StatePath(s), []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := cks.Commit(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var trainingWYB = wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
+
+func TestExportCommand(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	writeRun(t, run, trainingWYB, 5, 9)
+	out := filepath.Join(dir, "my_agent")
+	stdout, stderr, err := runCmd(t, runExport, "-checkpoint", run, "-out", out, "-sims", "16", "-move-time", "2s",
+		"-leaves", "2", "-binary", "/opt/zk/zerokit", "-game-time", "50s")
+	if err != nil {
+		t.Fatalf("export: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, "exported wyb-step9") || !strings.Contains(stdout, "agent spec: net:path="+out) {
+		t.Errorf("output:\n%s", stdout)
+	}
+	m, err := neural.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := neural.Settings{Simulations: 16, MoveTime: neural.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true}
+	if m.Search != want || m.Source.Step != 9 || !strings.HasSuffix(m.Source.Checkpoint, "step-000000009.ckpt") {
+		t.Errorf("manifest %+v", m)
+	}
+	conf, err := os.ReadFile(filepath.Join(out, "zerokit_player.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`"binary": "/opt/zk/zerokit"`, `"-game-time"`, `"50s"`} {
+		if !strings.Contains(string(conf), w) {
+			t.Errorf("adapter config lacks %s:\n%s", w, conf)
+		}
+	}
+	// A directory name the referee cannot import is pointed out.
+	stdout, _, err = runCmd(t, runExport, "-checkpoint", run, "-out", filepath.Join(dir, "my-agent"))
+	if err != nil || !strings.Contains(stdout, `"my-agent" is not a Python module name`) {
+		t.Errorf("export to my-agent: %v\n%s", err, stdout)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-out", out}, "-checkpoint and -out are required"},
+		{[]string{"-checkpoint", run, "-out", out}, "exists (use -force"},
+		{[]string{"-checkpoint", filepath.Join(dir, "nope"), "-out", out}, "no such file"},
+		{[]string{"-checkpoint", dir, "-out", filepath.Join(dir, "x")}, "without checkpoints/latest.json"},
+		{[]string{"-checkpoint", run, "-out", filepath.Join(dir, "y"), "-sims", "0"}, "no budget"},
+		{[]string{"-checkpoint", run, "-out", filepath.Join(dir, "y"), "-mode", "mcts"}, "mode"},
+	} {
+		_, _, err := runCmd(t, runExport, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("export %q: error %v, want one containing %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestEvalNetwork(t *testing.T) {
+	ckpt := filepath.Join(t.TempDir(), "ttt.ckpt")
+	writeTinyCheckpoint(t, ckpt, tictactoe.New(), 7)
+	stdout, stderr, err := runCmd(t, runEval, "-game", "tictactoe", "-a", "net:path="+ckpt+",sims=8", "-b", "random",
+		"-games", "4", "-parallel", "2", "-q")
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, "step7-sims8 vs random") || !regexp.MustCompile(`network .*ttt.ckpt: [1-9][0-9]* positions`).MatchString(stdout) {
+		t.Errorf("output:\n%s", stdout)
+	}
+	if stderr != "" {
+		t.Errorf("-q printed %q", stderr)
+	}
+	_, _, err = runCmd(t, runEval, "-a", "net:path="+filepath.Join(t.TempDir(), "nope"), "-b", "greedy")
+	if err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("eval with a missing network: %v", err)
+	}
+}
+
+func TestGauntletRun(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	writeRun(t, run, tictactoe.New(), 10, 20, 30)
+	out := filepath.Join(dir, "gauntlet")
+	stdout, stderr, err := runCmd(t, runGauntlet, "-run", run, "-players", "random,greedy", "-net", "sims=4",
+		"-max-checkpoints", "2", "-games", "2", "-parallel", "2", "-out", out, "-q")
+	if err != nil {
+		t.Fatalf("gauntlet: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, "step-10") || !strings.Contains(stdout, "step-30") || strings.Contains(stdout, "step-20") {
+		t.Errorf("want checkpoints 10 and 30 rated:\n%s", stdout)
+	}
+	var rep struct {
+		Game     string `json:"game"`
+		Entrants []struct {
+			Name string `json:"name"`
+			Spec string `json:"spec"`
+			Step *int64 `json:"step"`
+		} `json:"entrants"`
+	}
+	b, err := os.ReadFile(filepath.Join(out, "gauntlet.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Game != "tictactoe" || len(rep.Entrants) != 4 || rep.Entrants[3].Step == nil || *rep.Entrants[3].Step != 30 ||
+		!strings.HasSuffix(rep.Entrants[3].Spec, "step-000000030.ckpt,sims=4") {
+		t.Errorf("gauntlet.json entrants: %+v", rep.Entrants)
+	}
+	png, err := os.ReadFile(filepath.Join(out, "elo.png"))
+	if err != nil || len(png) < 1000 || string(png[1:4]) != "PNG" {
+		t.Errorf("elo.png: %d bytes, %v", len(png), err)
+	}
+}
+
+// TestExportedAgentWithReferee exports an agent with a real zerokit
+// binary and plays it through the Python adapter against the Python
+// random player under the referee test double, which validates every
+// action with zerokit replay; the referee imports the agent directory by
+// its name, as the course's referee.py would.
+func TestExportedAgentWithReferee(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the exported agent's referee game (builds zerokit)")
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found on PATH")
+	}
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		if goBin, err = exec.LookPath("go"); err != nil {
+			t.Skip("go command not found: cannot build zerokit")
+		}
+	}
+	dir := t.TempDir()
+	full, light := filepath.Join(dir, "zerokit"), filepath.Join(dir, "zerokit-nonet")
+	for _, b := range []struct{ out, tags string }{{full, ""}, {light, "nonet"}} {
+		cmd := exec.Command(goBin, "build", "-tags", b.tags, "-o", b.out, ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build -tags %q: %v\n%s", b.tags, err, out)
+		}
+	}
+	ckpt := filepath.Join(dir, "w.ckpt")
+	writeTinyCheckpoint(t, ckpt, trainingWYB, 4)
+	work := filepath.Join(dir, "referee")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agentDir := filepath.Join(work, "our_agent")
+	// The exported adapter runs the binary that exported it.
+	if out, err := exec.Command(full, "export", "-checkpoint", ckpt, "-out", agentDir, "-sims", "4").CombinedOutput(); err != nil {
+		t.Fatalf("zerokit export: %v\n%s", err, out)
+	}
+	referee, err := filepath.Abs(filepath.Join("..", "..", "python", "fake_referee.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PYTHONDONTWRITEBYTECODE=1", "PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	for _, colours := range [][2]string{{"our_agent", "random_player"}, {"random_player", "our_agent"}} {
+		// The light binary validates the actions: it starts faster.
+		cmd := exec.Command(py, referee, "-q", "--max-turns", "60", "--zerokit", light, colours[0], colours[1])
+		cmd.Dir = work
+		cmd.Env = append(env, "RANDOM_PLAYER_SEED=5")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fake_referee %s %s: %v\n%s", colours[0], colours[1], err, out)
+		}
+		if !regexp.MustCompile(`winner: (W|B|draw|None)!`).Match(out) || strings.Contains(string(out), "invalid action") {
+			t.Errorf("fake_referee %s %s:\n%s", colours[0], colours[1], out)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+//go:build !nonet
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/selfplay"
+	"github.com/zerokit/zerokit/selfplay/gamestore"
+	"github.com/zerokit/zerokit/train"
+)
+
+const selfplayUsage = `usage: zerokit selfplay -checkpoint FILE|RUNDIR -games N -out DIR [flags]
+
+Plays N self-play games with a fixed network (a checkpoint file, or a
+training run directory's latest checkpoint) and stores them in DIR as a
+training run does (DIR/shard-*.zk, readable by the replay buffer), each game
+durable as soon as it finishes. The search and self-play settings are those
+of the configuration saved in the checkpoint, or of -config. Game numbers
+continue after the games already in DIR, so several invocations (even with
+different networks) can fill one directory; Ctrl-C keeps every finished game.
+
+flags:
+`
+
+// runSelfplay implements "zerokit selfplay".
+func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, selfplayUsage)
+		fs.PrintDefaults()
+	}
+	ckptPath := fs.String("checkpoint", "", "checkpoint `file`, or a training run directory (its latest checkpoint)")
+	nGames := fs.Int("games", 0, "number of `games` to play")
+	out := fs.String("out", "", "output `directory`")
+	configPath := fs.String("config", "", "configuration `file` to use instead of the checkpoint's")
+	seed := fs.Uint64("seed", 1, "`seed` of the games (game i plays with a seed derived from it and i)")
+	parallel := fs.Int("parallel", 0, "games played at once (0: the configuration's)")
+	sims := fs.Int("sims", 0, "simulations per full search (0: the configuration's)")
+	worker := fs.Int("worker", 0, "worker `id` recorded in the games")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *ckptPath == "" || *out == "" || *nGames <= 0 {
+		fs.Usage()
+		return errors.New("-checkpoint, -out and a positive -games are required")
+	}
+	if *parallel < 0 || *sims < 0 || *worker < 0 {
+		return errors.New("-parallel, -sims and -worker must not be negative")
+	}
+	path, err := checkpointFile(*ckptPath)
+	if err != nil {
+		return err
+	}
+	ck, err := model.Load(path, model.Expect{})
+	if err != nil {
+		return err
+	}
+	ck.Net.Close() // reloaded below with the configuration's thread count
+	var cfg train.Config
+	if *configPath != "" {
+		cfg, err = train.LoadConfig(*configPath)
+	} else if len(ck.Config) == 0 {
+		err = fmt.Errorf("checkpoint %s holds no configuration: give -config", path)
+	} else {
+		cfg, err = train.ParseConfig(path+" (embedded configuration)", ck.Config)
+	}
+	if err != nil {
+		return err
+	}
+	if *parallel > 0 {
+		cfg.SelfPlay.ParallelGames = *parallel
+	}
+	if *sims > 0 {
+		cfg.Search.Simulations = *sims
+		if cfg.Search.PlayoutCap.Enabled && cfg.Search.PlayoutCap.CheapSimulations >= *sims {
+			cfg.Search.PlayoutCap.Enabled = false
+		}
+	}
+	game, err := games.New(cfg.Game)
+	if err != nil {
+		return err
+	}
+	mcfg := ck.Net.Config()
+	mcfg.Threads = cfg.Threads
+	ck, err = model.Load(path, model.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: train.ShapeOf(game), Config: &mcfg})
+	if err != nil {
+		return err
+	}
+	defer ck.Net.Close()
+
+	store, rec, err := gamestore.Open(*out)
+	if err != nil {
+		return err
+	}
+	if rec.Pending > 0 {
+		fmt.Fprintf(stderr, "selfplay: recovered %d games left pending by an interrupted run (%d already stored)\n", rec.Pending, rec.Duplicates)
+	}
+	eval, err := selfplay.NewNetEvaluator(ck.Net, game, cfg.Batcher, cfg.SelfPlay.CacheSize)
+	if err != nil {
+		return err
+	}
+	defer eval.Close()
+	gen, err := selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
+		Search: cfg.Search, Seed: *seed, FirstGame: store.NextGame(), Worker: *worker,
+	})
+	if err != nil {
+		return err
+	}
+	bar := train.NewProgress(stderr, !*quiet && train.IsTerminal(stderr), int64(*nGames), "self-play", "games")
+	st, runErr := gen.Run(ctx, eval, ck.Step, selfplay.Stop{Games: *nGames}, func(i int64, r *data.Record) error {
+		if err := store.Add(i, r); err != nil {
+			return err
+		}
+		bar.Add(1)
+		return nil
+	})
+	bar.Finish()
+	shard, n, err := store.Compact(gen.NextGame())
+	if err != nil {
+		return err
+	}
+	if runErr != nil && ctx.Err() == nil {
+		return runErr
+	}
+	fmt.Fprintf(stdout, "%s\n", st)
+	if n > 0 {
+		fmt.Fprintf(stdout, "wrote %d games to %s\n", n, shard)
+	}
+	if runErr != nil {
+		fmt.Fprintf(stdout, "interrupted after %d of %d games\n", st.Games, *nGames)
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+//go:build !nonet
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/zerokit/zerokit/train"
+)
+
+const trainUsage = `usage: zerokit train -config FILE -run DIR [-max-minutes N] [-max-steps N] [-quiet]
+       zerokit train -run DIR            (resume a run with its stored configuration)
+       zerokit train -defaults           (print every configuration key with its default)
+
+Trains a network by self-play (see configs/ for configurations): self-play
+phases and training phases alternate, with checkpoints and evaluation
+matches every so many steps. The run directory keeps the effective
+configuration (config.yaml), checkpoints/, the games (games/), metrics.jsonl
+and train.log.
+
+Ctrl-C (SIGINT) or SIGTERM stops at the next step or game boundary, saves a
+checkpoint and exits 0; the same command continues the run. A run killed
+outright resumes from its last checkpoint without losing finished games.
+
+flags:
+`
+
+// runTrain implements "zerokit train".
+func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, trainUsage)
+		fs.PrintDefaults()
+	}
+	configPath := fs.String("config", "", "configuration `file` (YAML); optional when resuming")
+	runDir := fs.String("run", "", "run `directory` (created if needed)")
+	maxMinutes := fs.Float64("max-minutes", 0, "stop after this many `minutes` of wall time (0: no limit)")
+	maxSteps := fs.Int64("max-steps", 0, "stop when the run reaches this training `step` (0: no limit)")
+	quiet := fs.Bool("quiet", false, "no progress bars (they are drawn only on a terminal anyway)")
+	defaults := fs.Bool("defaults", false, "print the default configuration and exit")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *defaults {
+		text, err := train.DefaultConfig().Encode()
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(text)
+		return err
+	}
+	if *runDir == "" {
+		fs.Usage()
+		return errors.New("-run is required")
+	}
+	if *maxMinutes < 0 || *maxSteps < 0 {
+		return errors.New("-max-minutes and -max-steps must not be negative")
+	}
+	sum, err := train.Run(ctx, train.Options{
+		Dir:         *runDir,
+		ConfigPath:  *configPath,
+		MaxSteps:    *maxSteps,
+		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)),
+		Progress:    !*quiet && train.IsTerminal(stderr),
+		Stderr:      stderr,
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "steps %d -> %d, %d iterations, %d games; stopped: %s\n",
+		sum.StartStep, sum.Step, sum.Iterations, sum.Games, sum.Stopped)
+	return nil
+}

@@ -1,0 +1,19 @@
+//go:build nonet
+
+package main
+
+import (
+	"context"
+	"io"
+)
+
+// runTrain needs the network library, which this build lacks.
+func runTrain(context.Context, []string, io.Reader, io.Writer, io.Writer) error { return errNoNetwork }
+
+// runSelfplay needs the network library, which this build lacks.
+func runSelfplay(context.Context, []string, io.Reader, io.Writer, io.Writer) error {
+	return errNoNetwork
+}
+
+// runBench needs the network library, which this build lacks.
+func runBench(context.Context, []string, io.Reader, io.Writer, io.Writer) error { return errNoNetwork }

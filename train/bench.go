@@ -1,0 +1,136 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/selfplay"
+)
+
+// BenchResult holds the figures of Bench.
+type BenchResult struct {
+	// Batched is self-play as training runs it (parallel games sharing a
+	// Batcher and a cache); Unbatched is one game at a time, one leaf at a
+	// time, batch size 1, no cache.
+	Batched, Unbatched selfplay.Stats
+	// TrainSamplesPerSecond is the training throughput (samples/s) on
+	// batches sampled from the batched games, and TrainSteps the number of
+	// steps timed.
+	TrainSamplesPerSecond float64
+	TrainSteps            int
+	// Params is the network's number of parameters.
+	Params int
+}
+
+// Bench measures self-play and training throughput of cfg with a freshly
+// initialised network: d of batched self-play, d of unbatched self-play and
+// d of training steps.
+func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error) {
+	var res BenchResult
+	game, err := games.New(cfg.Game)
+	if err != nil {
+		return res, err
+	}
+	mcfg := cfg.Model.WithDefaults()
+	mcfg.Threads = cfg.Threads
+	net, err := model.New(mcfg, ShapeOf(game), cfg.Seed)
+	if err != nil {
+		return res, err
+	}
+	defer net.Close()
+	res.Params = net.NumParams()
+	bc := cfg.Buffer
+	bc.Window.MinPositions = 1
+	buf, err := data.NewBuffer(game, bc)
+	if err != nil {
+		return res, err
+	}
+	play := func(spc selfplay.Config, search mcts.Config, bat mcts.BatcherConfig, keep bool) (selfplay.Stats, error) {
+		eval, err := selfplay.NewNetEvaluator(net, game, bat, spc.CacheSize)
+		if err != nil {
+			return selfplay.Stats{}, err
+		}
+		defer eval.Close()
+		gen, err := selfplay.NewGenerator(game, spc, selfplay.Options{Search: search, Seed: cfg.Seed})
+		if err != nil {
+			return selfplay.Stats{}, err
+		}
+		var total selfplay.Stats
+		start := time.Now()
+		for time.Since(start) < d {
+			st, err := gen.Run(ctx, eval, 0, selfplay.Stop{Positions: 64}, func(_ int64, r *data.Record) error {
+				if keep {
+					return buf.Add(r)
+				}
+				return nil
+			})
+			total.Merge(st)
+			if err != nil {
+				return total, err
+			}
+		}
+		return total, nil
+	}
+	if res.Batched, err = play(cfg.SelfPlay, cfg.Search, cfg.Batcher, true); err != nil {
+		return res, err
+	}
+	one := cfg.SelfPlay
+	one.ParallelGames, one.CacheSize = 1, 0
+	search := cfg.Search
+	search.LeavesInFlight = 1
+	if res.Unbatched, err = play(one, search, mcts.BatcherConfig{MaxBatch: 1}, false); err != nil {
+		return res, err
+	}
+	tr, err := model.NewTrainer(net, cfg.Optimizer)
+	if err != nil {
+		return res, err
+	}
+	defer tr.Close()
+	n, size, na := cfg.Train.BatchSize, game.ObservationShape().Size(), game.NumActions()
+	b := data.Batch{Obs: make([]float32, n*size), Policy: make([]float32, n*na), Value: make([]float32, n), Mask: make([]float32, n*na)}
+	if bc.ValueOnlyPositions {
+		b.PolicyWeight = make([]float32, n)
+	}
+	mb := model.Batch{N: n, Obs: b.Obs, Policy: b.Policy, Value: b.Value, Legal: make([]bool, n*na)}
+	var trainTime time.Duration
+	for trainTime < d {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if err := buf.Sample(n, &b); err != nil {
+			return res, fmt.Errorf("train: bench: %w", err)
+		}
+		for i, m := range b.Mask {
+			mb.Legal[i] = m != 0
+		}
+		start := time.Now()
+		if _, err := tr.Step(mb); err != nil {
+			return res, err
+		}
+		trainTime += time.Since(start)
+		res.TrainSteps++
+	}
+	res.TrainSamplesPerSecond = float64(res.TrainSteps*n) / trainTime.Seconds()
+	return res, nil
+}
+
+// WriteText writes the figures as a small table.
+func (r BenchResult) WriteText(w io.Writer) error {
+	row := func(name string, s selfplay.Stats) string {
+		return fmt.Sprintf("%-10s %10.1f %10.0f %8.1f %9.0f%% %9.0f%% %8d\n", name, s.PositionsPerSecond(), s.SimulationsPerSecond(),
+			s.Eval.MeanBatch(), 100*s.ForwardShare(), 100*s.Eval.CacheHitRate(), s.Games)
+	}
+	_, err := fmt.Fprintf(w, "network: %d parameters\n%-10s %10s %10s %8s %10s %10s %8s\n%s%s"+
+		"batched/unbatched simulations per second: %.1fx\ntraining: %.0f samples/s (%d steps)\n",
+		r.Params, "self-play", "pos/s", "sims/s", "batch", "forward", "cache", "games",
+		row("batched", r.Batched), row("unbatched", r.Unbatched),
+		r.Batched.SimulationsPerSecond()/max(r.Unbatched.SimulationsPerSecond(), 1e-9),
+		r.TrainSamplesPerSecond, r.TrainSteps)
+	return err
+}

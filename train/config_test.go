@@ -1,0 +1,160 @@
+package train
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestConfigFilesLoad(t *testing.T) {
+	paths, err := filepath.Glob("../configs/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 4 {
+		t.Fatalf("found %d configs in ../configs, want wyb, wyb-tiny, squatter6 and squatter-tiny", len(paths))
+	}
+	paths = append(paths, "testdata/tictactoe-tiny.yaml")
+	for _, p := range paths {
+		cfg, err := LoadConfig(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		// Every key of a shipped config is commented.
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(text), "\n") {
+			trim := strings.TrimSpace(line)
+			if trim == "" || strings.HasPrefix(trim, "#") || strings.HasSuffix(trim, ":") {
+				continue // blank, comment, or a section heading
+			}
+			if !strings.Contains(line, "#") && strings.HasPrefix(p, "../configs") {
+				t.Errorf("%s:%d: key without a comment: %q", p, i+1, trim)
+			}
+		}
+		// The effective configuration round-trips.
+		enc, err := cfg.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseConfig(p+" (encoded)", enc)
+		if err != nil {
+			t.Fatalf("%s: encoded configuration does not load: %v\n%s", p, err, enc)
+		}
+		if !reflect.DeepEqual(cfg, back) {
+			t.Errorf("%s: configuration changes through Encode and ParseConfig", p)
+		}
+	}
+}
+
+// TestWYBConfigIsTheDefault keeps configs/wyb.yaml and DefaultConfig in
+// step, so that "every key has a documented default" holds.
+func TestWYBConfigIsTheDefault(t *testing.T) {
+	cfg, err := LoadConfig("../configs/wyb.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := DefaultConfig()
+	def.Buffer.Seed = cfg.Buffer.Seed
+	a, _ := cfg.Encode()
+	b, _ := def.Encode()
+	if d := firstDifference(string(a), string(b)); d != "" {
+		t.Fatalf("configs/wyb.yaml differs from DefaultConfig: %s", d)
+	}
+}
+
+func TestConfigStrictness(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string // substrings of the error; nil: valid
+	}{
+		{"empty", "", nil},
+		{"minimal", "game:\n  name: tictactoe\n", nil},
+		{"unknown top key", "game:\n  name: wyb\nbogus: 1\n", []string{"line 3", "bogus"}},
+		{"unknown nested key", "train:\n  batch_size: 64\n  batchsize: 3\n", []string{"line 3", "batchsize"}},
+		{"unknown search key", "search:\n  gumbel:\n    scale: 1\n    sale: 2\n", []string{"line 4", "sale"}},
+		{"duplicate key", "seed: 1\nseed: 2\n", []string{"line 2"}},
+		{"wrong type", "train:\n  batch_size: many\n", []string{"line 2"}},
+		{"bad duration", "batcher:\n  max_wait: 3\n", []string{"line 2"}},
+		{"bad game", "game:\n  name: chess\n", []string{"game.name"}},
+		{"batch size", "train:\n  batch_size: 0\n", []string{"train.batch_size"}},
+		{"ratio", "train:\n  samples_per_position: 0\n", []string{"train.samples_per_position"}},
+		{"odd eval games", "eval:\n  games: 7\n", []string{"eval.games"}},
+		{"unknown opponent", "eval:\n  opponents: [random, stockfish]\n", []string{"eval.opponents[1]", "stockfish"}},
+		{"repeated opponent", "eval:\n  opponents: [random, random]\n", []string{"eval.opponents[1]"}},
+		{"model threads", "model:\n  threads: 4\n", []string{"model.threads"}},
+		{"search", "search:\n  simulations: 0\n", []string{"search", "simulations"}},
+		{"selfplay", "selfplay:\n  parallel_games: 0\n", []string{"parallel_games"}},
+		{"checkpoint", "checkpoint:\n  every: 0\n", []string{"checkpoint.every"}},
+		{"threads", "threads: 0\n", []string{"threads"}},
+		{"second document", "seed: 1\n---\nseed: 2\n", []string{"second"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseConfig("test.yaml", []byte(tc.text))
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("valid configuration rejected: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("invalid configuration accepted")
+			}
+			for _, w := range append(tc.want, "test.yaml") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestOpponentsListReplacesDefault(t *testing.T) {
+	cfg, err := ParseConfig("t.yaml", []byte("eval:\n  opponents: [greedy]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cfg.Eval.Opponents, []string{"greedy"}) {
+		t.Fatalf("opponents %v, want [greedy]", cfg.Eval.Opponents)
+	}
+	cfg, err = ParseConfig("t.yaml", []byte("seed: 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cfg.Eval.Opponents, DefaultConfig().Eval.Opponents) {
+		t.Fatalf("opponents %v, want the default", cfg.Eval.Opponents)
+	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	for _, p := range []string{"../configs/wyb.yaml", "../configs/wyb-tiny.yaml", "testdata/tictactoe-tiny.yaml"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("train:\n  batch_size: -1\n"))
+	f.Add([]byte("eval: {opponents: [previous, 'alphabeta:depth=2']}\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		cfg, err := ParseConfig("fuzz.yaml", text)
+		if err != nil {
+			return
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("accepted an invalid configuration: %v", err)
+		}
+		enc, err := cfg.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseConfig("fuzz-encoded.yaml", enc); err != nil {
+			t.Fatalf("encoded configuration does not load: %v\n%s", err, enc)
+		}
+	})
+}

@@ -1,0 +1,37 @@
+// Package train is the training loop: one process alternating self-play
+// phases (package selfplay, every game durable on disk as it finishes,
+// package selfplay/gamestore) and training phases (package model) over a
+// replay buffer (package data), with periodic checkpoints and evaluation
+// matches (package arena), in a run directory (package train/rundir) that
+// a later Run resumes from.
+//
+// An iteration is:
+//
+//  1. self-play with the current network until Train.PositionsPerIteration
+//     new positions are finished (games in flight pause and continue in the
+//     next iteration with the new network);
+//  2. compaction of the iteration's games into one shard;
+//  3. floor(Train.SamplesPerPosition x new positions / Train.BatchSize)
+//     training steps (the remainder carries over), each on a batch sampled
+//     uniformly from the replay window with random exact symmetries, a
+//     checkpoint every Checkpoint.Every steps and an evaluation every
+//     Eval.Every steps;
+//  4. one metrics line and one log line.
+//
+// Stopping and resuming. A cancelled context (SIGINT or SIGTERM in the
+// command), -max-steps or -max-minutes stops the run between two training
+// steps or during self-play (finished games are kept, games in flight are
+// dropped); it then saves a checkpoint and returns nil. Run on the same
+// directory continues from the latest checkpoint: the step count, the
+// optimizer state and the learning-rate schedule, the game counter (so game
+// seeds never repeat), and the training owed for positions generated after
+// the checkpoint. After kill -9 the same happens from the last committed
+// checkpoint; no finished game is lost or duplicated (see gamestore).
+//
+// Reproducibility: the network initialisation, every game's search (seed
+// selfplay.GameSeed(seed, game index)), the replay sampler (seeded from the
+// seed and the step at which the process started) and the evaluation
+// matches derive from Config.Seed. Which network plays which move depends
+// on timing (games pause at phase boundaries), so two runs are not
+// bit-identical.
+package train

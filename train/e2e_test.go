@@ -1,0 +1,458 @@
+package train
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/arena"
+	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/selfplay/gamestore"
+	"github.com/zerokit/zerokit/train/rundir"
+)
+
+const tinyConfig = "testdata/tictactoe-tiny.yaml"
+
+func tinyGame(t *testing.T) env.Game {
+	t.Helper()
+	cfg, err := LoadConfig(tinyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := games.New(cfg.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// gamesOnDisk reads every game of a run directory: the compacted shards
+// (replayed through the engine) and the pending files. It returns the seeds
+// of the shard games and of the pending games.
+func gamesOnDisk(t *testing.T, dir string, game env.Game) (shardSeeds, pendingSeeds []uint64) {
+	t.Helper()
+	gdir := filepath.Join(dir, GamesDir)
+	shards, err := data.ListShards(gdir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	for _, sh := range shards {
+		recs, err := data.ReadShard(sh.Path)
+		if err != nil {
+			t.Fatalf("shard %s does not read back: %v", sh.Path, err)
+		}
+		for i := range recs {
+			if _, err := data.Replay(game, &recs[i]); err != nil {
+				t.Fatalf("%s record %d does not replay: %v", sh.Path, i, err)
+			}
+			shardSeeds = append(shardSeeds, recs[i].Meta.Seed)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(gdir, "pending"))
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".zkg") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(gdir, "pending", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rec, err := gamestore.DecodePending(b)
+		if err != nil {
+			t.Fatalf("pending %s: %v", e.Name(), err)
+		}
+		pendingSeeds = append(pendingSeeds, rec.Meta.Seed)
+	}
+	return shardSeeds, pendingSeeds
+}
+
+// unique fails if a seed (a game) appears twice.
+func unique(t *testing.T, seeds []uint64) map[uint64]bool {
+	t.Helper()
+	set := map[uint64]bool{}
+	for _, s := range seeds {
+		if set[s] {
+			t.Fatalf("game with seed %d stored twice", s)
+		}
+		set[s] = true
+	}
+	return set
+}
+
+// metricLines reads metrics.jsonl.
+func metricLines(t *testing.T, dir string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("metrics line %q: %v", sc.Text(), err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func latestStep(t *testing.T, dir string) int64 {
+	t.Helper()
+	l, ok, err := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir), KeepLast: 1}.Latest()
+	if err != nil || !ok {
+		t.Fatalf("no latest checkpoint: ok=%v err=%v", ok, err)
+	}
+	return l.Step
+}
+
+// batchLoss is the loss of a checkpoint's network on a fixed batch of the
+// run's positions.
+func batchLoss(t *testing.T, path string, cfg Config, game env.Game, b model.Batch) float64 {
+	t.Helper()
+	ck, err := model.Load(path, model.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ck.Net.Close()
+	tr, err := model.NewTrainer(ck.Net, cfg.Optimizer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	l, err := tr.Loss(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Total
+}
+
+// TestEndToEnd trains the tiny tic-tac-toe configuration, checks its
+// records, losses and checkpoint, resumes it, and interrupts it.
+func TestEndToEnd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	game := tinyGame(t)
+	ctx := context.Background()
+	var stderr strings.Builder
+	sum, err := Run(ctx, Options{Dir: dir, ConfigPath: tinyConfig, MaxSteps: 80, Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.StartStep != 0 || sum.Step != 80 || sum.Resumed || sum.Games == 0 || !strings.Contains(sum.Stopped, "step 80") {
+		t.Fatalf("first run: %+v", sum)
+	}
+	for _, f := range []string{ConfigFile, MetaFile, MetricsFile, LogFile, "lock", "checkpoints/latest.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("run directory lacks %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stderr.String(), "it 1 step") || !strings.Contains(stderr.String(), "eval step 20") {
+		t.Errorf("stderr lacks the iteration and evaluation lines:\n%s", stderr.String())
+	}
+	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		t.Fatalf("stored config: %v", err)
+	}
+
+	t.Run("records", func(t *testing.T) {
+		shard, pending := gamesOnDisk(t, dir, game)
+		if len(pending) != 0 {
+			t.Fatalf("%d pending games after a clean stop", len(pending))
+		}
+		unique(t, shard)
+		lines := metricLines(t, dir)
+		var last map[string]any
+		evals := 0
+		for _, l := range lines {
+			switch l["kind"] {
+			case "iteration":
+				last = l
+			case "eval":
+				evals++
+				if _, ok := l["eval_random_score"]; !ok {
+					t.Errorf("evaluation line without a score against random: %v", l)
+				}
+			}
+		}
+		if last == nil || int(last["games_total"].(float64)) != len(shard) {
+			t.Fatalf("last metrics line %v, %d games on disk", last, len(shard))
+		}
+		if evals != 4 {
+			t.Errorf("%d evaluation lines, want 4 (steps 20, 40, 60, 80)", evals)
+		}
+		for _, k := range []string{"policy_loss", "value_loss", "policy_entropy", "value_accuracy", "games_per_s",
+			"positions_per_s", "sims_per_s", "avg_game_length", "p0_wins", "forward_share", "buffer_size", "lr"} {
+			if _, ok := last[k]; !ok {
+				t.Errorf("metrics line lacks %s", k)
+			}
+		}
+	})
+
+	t.Run("loss falls", func(t *testing.T) {
+		// The final network fits the run's positions better than the
+		// initial one, measured on the same batch.
+		bc := cfg.Buffer
+		bc.Seed = 99
+		buf, err := data.NewBuffer(game, bc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := buf.Load(ctx, filepath.Join(dir, GamesDir)); err != nil {
+			t.Fatal(err)
+		}
+		n := 512
+		shape := ShapeOf(game)
+		db := data.Batch{Obs: make([]float32, n*shape.Size()), Policy: make([]float32, n*shape.Actions), Value: make([]float32, n), Mask: make([]float32, n*shape.Actions)}
+		if err := buf.Sample(n, &db); err != nil {
+			t.Fatal(err)
+		}
+		mb := model.Batch{N: n, Obs: db.Obs, Policy: db.Policy, Value: db.Value, Legal: make([]bool, len(db.Mask))}
+		for i, m := range db.Mask {
+			mb.Legal[i] = m != 0
+		}
+		ck := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}
+		initial := batchLoss(t, ck.Path(0), cfg, game, mb)
+		final := batchLoss(t, ck.Path(80), cfg, game, mb)
+		t.Logf("loss on %d positions: initial %.3f, after 80 steps %.3f", n, initial, final)
+		if !(final < initial-0.05) {
+			t.Fatalf("loss did not fall: initial %.3f, final %.3f", initial, final)
+		}
+	})
+
+	t.Run("checkpoint plays legal games", func(t *testing.T) {
+		ck, err := model.Load(rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}.Path(80), model.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ck.Net.Close()
+		if ck.Step != 80 || len(ck.Config) == 0 {
+			t.Fatalf("checkpoint metadata: step %d, %d config bytes", ck.Step, len(ck.Config))
+		}
+		p, err := NewNetPlayer("net", ck.Net, game, cfg.Search, cfg.Eval.Mode, 8, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		// arena.Play fails on an illegal action.
+		res, err := arena.Play(ctx, arena.Config{Game: game, Games: 8, Workers: 4, Seed: 3, OpeningMoves: 1}, p.Factory(), agent.RandomFactory())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Games() != 8 {
+			t.Fatalf("%d games played", res.Games())
+		}
+	})
+
+	t.Run("resume", func(t *testing.T) {
+		before, _ := gamesOnDisk(t, dir, game)
+		sum, err := Run(ctx, Options{Dir: dir, MaxSteps: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sum.Resumed || sum.StartStep != 80 || sum.Step != 100 {
+			t.Fatalf("resumed run: %+v", sum)
+		}
+		after, _ := gamesOnDisk(t, dir, game)
+		set := unique(t, after)
+		for _, s := range before {
+			if !set[s] {
+				t.Fatal("a game of the first run is gone")
+			}
+		}
+		if len(after) <= len(before) {
+			t.Fatalf("no new games: %d before, %d after", len(before), len(after))
+		}
+		// The same configuration file is accepted; a different one is not.
+		if _, err := Run(ctx, Options{Dir: dir, ConfigPath: tinyConfig, MaxSteps: 100}); err != nil {
+			t.Fatalf("resume with the same config: %v", err)
+		}
+		text, err := os.ReadFile(tinyConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := filepath.Join(t.TempDir(), "other.yaml")
+		if err := os.WriteFile(other, []byte(strings.Replace(string(text), "seed: 7", "seed: 8", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Run(ctx, Options{Dir: dir, ConfigPath: other, MaxSteps: 100})
+		if err == nil || !strings.Contains(err.Error(), "conflicts") || !strings.Contains(err.Error(), "seed") {
+			t.Fatalf("resume with another config: %v, want a conflict naming seed", err)
+		}
+	})
+
+	t.Run("interrupt", func(t *testing.T) {
+		// Cancel (as SIGINT does) as soon as the self-play phase has
+		// written a game: the run saves, keeps the games and returns nil.
+		ictx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		pending := filepath.Join(dir, GamesDir, "pending")
+		go func() {
+			for ictx.Err() == nil {
+				if entries, _ := os.ReadDir(pending); len(entries) > 0 {
+					cancel()
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+		before, _ := gamesOnDisk(t, dir, game)
+		sum, err := Run(ictx, Options{Dir: dir, MaxSteps: 1000})
+		if err != nil {
+			t.Fatalf("interrupted run: %v", err)
+		}
+		if sum.Stopped != "interrupted" {
+			t.Fatalf("stopped: %q", sum.Stopped)
+		}
+		after, pend := gamesOnDisk(t, dir, game)
+		if len(pend) != 0 {
+			t.Fatalf("%d pending games after an interrupt", len(pend))
+		}
+		set := unique(t, after)
+		for _, s := range before {
+			if !set[s] {
+				t.Fatal("a game is gone after the interrupt")
+			}
+		}
+		if latestStep(t, dir) != sum.Step {
+			t.Fatalf("latest checkpoint %d, run stopped at %d", latestStep(t, dir), sum.Step)
+		}
+	})
+
+	t.Run("lock", func(t *testing.T) {
+		l, err := rundir.AcquireLock(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Release()
+		_, err = Run(ctx, Options{Dir: dir, MaxSteps: 1000})
+		if !errors.Is(err, rundir.ErrLocked) || !strings.Contains(err.Error(), strconv.Itoa(os.Getpid())) {
+			t.Fatalf("second trainer: %v, want a lock error naming pid %d", err, os.Getpid())
+		}
+	})
+}
+
+// TestKillAndResume kills a training process with SIGKILL while it plays
+// self-play games, then resumes the run: it continues from the last
+// checkpoint and every game that was on disk at the kill is stored exactly
+// once.
+func TestKillAndResume(t *testing.T) {
+	if os.Getenv("ZEROKIT_TRAIN_CHILD") != "" {
+		t.Skip("child process")
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	game := tinyGame(t)
+	resumedAt := int64(0)
+	for round := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestTrainChild$", "-test.v")
+		cmd.Env = append(os.Environ(), "ZEROKIT_TRAIN_CHILD="+dir)
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Round 0 kills during self-play (pending games increasing) in
+		// the second iteration or later (a compacted shard and a committed
+		// checkpoint exist); round 1 during a compaction (a new shard is
+		// there and pending games are still being deleted); round 2 right
+		// after a checkpoint two checkpoints past the resumed one, usually
+		// in a training phase.
+		deadline := time.Now().Add(60 * time.Second)
+		prevPending, shardsAtStart := -1, -1
+		for {
+			shards, _ := data.ListShards(filepath.Join(dir, GamesDir))
+			entries, _ := os.ReadDir(filepath.Join(dir, GamesDir, "pending"))
+			if shardsAtStart < 0 {
+				shardsAtStart = len(shards)
+			}
+			if round == 0 {
+				if len(shards) > 1 && len(entries) > 2 && prevPending >= 0 && len(entries) > prevPending {
+					break
+				}
+				prevPending = len(entries)
+			} else if round == 1 {
+				if len(shards) > shardsAtStart && len(entries) > 0 {
+					break
+				}
+			} else {
+				l, ok, _ := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}.Latest()
+				if ok && l.Step >= resumedAt+20 {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("child made no progress:\n%s", out.String())
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		shard, pending := gamesOnDisk(t, dir, game)
+		if round < 2 && len(pending) == 0 {
+			t.Fatal("no pending games at the kill; the test did not exercise recovery")
+		}
+		// Shards never hold a game twice; a pending game may also be in
+		// the newest shard if the kill hit a compaction between publishing
+		// the shard and deleting the pending files.
+		inShards := unique(t, shard)
+		onDisk := shard
+		for _, s := range pending {
+			if inShards[s] {
+				t.Logf("round %d: killed during a compaction (pending game already in a shard)", round)
+				continue
+			}
+			onDisk = append(onDisk, s)
+		}
+		step := latestStep(t, dir)
+
+		sum, err := Run(context.Background(), Options{Dir: dir, MaxSteps: step + 10})
+		if err != nil {
+			t.Fatalf("resume after kill: %v", err)
+		}
+		if !sum.Resumed || sum.StartStep != step {
+			t.Fatalf("resume after kill: %+v, want to start at the last checkpoint %d", sum, step)
+		}
+		resumedAt = sum.Step
+		after, pend := gamesOnDisk(t, dir, game)
+		if len(pend) != 0 {
+			t.Fatalf("%d games still pending", len(pend))
+		}
+		set := unique(t, after)
+		for _, s := range onDisk {
+			if !set[s] {
+				t.Fatalf("round %d: a game finished before the kill is lost", round)
+			}
+		}
+	}
+	// The metrics file survived the kills as valid JSON lines.
+	metricLines(t, dir)
+}
+
+// TestTrainChild is the process TestKillAndResume kills.
+func TestTrainChild(t *testing.T) {
+	dir := os.Getenv("ZEROKIT_TRAIN_CHILD")
+	if dir == "" {
+		t.Skip("run by TestKillAndResume")
+	}
+	_, err := Run(context.Background(), Options{Dir: dir, ConfigPath: tinyConfig})
+	fmt.Println("child run ended:", err)
+}

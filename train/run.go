@@ -1,0 +1,800 @@
+package train
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/zerokit/zerokit/arena"
+	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/selfplay"
+	"github.com/zerokit/zerokit/selfplay/gamestore"
+	"github.com/zerokit/zerokit/train/rundir"
+)
+
+// Files and directories of a run directory (see package rundir).
+const (
+	ConfigFile     = "config.yaml"
+	MetaFile       = "meta.json"
+	MetricsFile    = "metrics.jsonl"
+	LogFile        = "train.log"
+	CheckpointsDir = "checkpoints"
+	GamesDir       = "games"
+)
+
+// Options configures one Run.
+type Options struct {
+	// Dir is the run directory.
+	Dir string
+	// ConfigPath is the configuration file. It is required for a new run;
+	// when resuming it may be empty (the run's config.yaml is used) or
+	// must describe the same configuration.
+	ConfigPath string
+	// MaxSteps stops the run once it has taken this many training steps in
+	// total (0: no limit).
+	MaxSteps int64
+	// MaxDuration stops this invocation after this much wall time (0: no
+	// limit).
+	MaxDuration time.Duration
+	// Progress draws progress bars on Stderr.
+	Progress bool
+	// Stderr receives one line per iteration (and the progress bars); nil
+	// discards them.
+	Stderr io.Writer
+}
+
+// Summary describes what a Run did.
+type Summary struct {
+	// StartStep and Step are the training steps at the start and the end.
+	StartStep, Step int64
+	// Iterations is the number of self-play phases run.
+	Iterations int
+	// Games is the number of games played by this invocation.
+	Games int
+	// Resumed is set when the run continued from a checkpoint.
+	Resumed bool
+	// Stopped says why the run ended.
+	Stopped string
+}
+
+// Run trains: it alternates self-play phases (Train.PositionsPerIteration
+// new positions, games written durably as they finish) and training phases
+// (Train.SamplesPerPosition samples per new position), checkpointing and
+// evaluating every so many steps, until ctx is cancelled (a signal) or a
+// limit of opts is reached. Either way it saves a checkpoint and returns
+// nil; the next Run on the same directory continues. Another process
+// training in the directory is an error.
+func Run(ctx context.Context, opts Options) (sum Summary, err error) {
+	if opts.Dir == "" {
+		return sum, errors.New("train: no run directory")
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	lock, err := rundir.AcquireLock(opts.Dir)
+	if err != nil {
+		return sum, err
+	}
+	defer func() {
+		if rerr := lock.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	cfg, err := resolveConfig(opts.Dir, opts.ConfigPath)
+	if err != nil {
+		return sum, err
+	}
+	logf, err := os.OpenFile(filepath.Join(opts.Dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return sum, fmt.Errorf("train: %w", err)
+	}
+	defer logf.Close()
+	t := &trainer{
+		cfg:    cfg,
+		opts:   opts,
+		log:    slog.New(slog.NewTextHandler(logf, nil)),
+		stderr: opts.Stderr,
+		start:  time.Now(),
+	}
+	if opts.MaxDuration > 0 {
+		t.deadline = t.start.Add(opts.MaxDuration)
+	}
+	defer t.close()
+	if err := t.setup(ctx); err != nil {
+		t.log.Error("setup failed", "err", err)
+		return sum, err
+	}
+	sum.StartStep, sum.Resumed = t.state.Step, t.resumed
+	err = t.loop(ctx)
+	sum.Step, sum.Iterations, sum.Games, sum.Stopped = t.state.Step, t.iterations, t.games, t.stopped
+	if err != nil {
+		t.log.Error("training failed", "step", t.state.Step, "err", err)
+		return sum, err
+	}
+	return sum, nil
+}
+
+// resolveConfig loads the run's stored configuration or the given one,
+// writing it (and meta.json) for a new run.
+func resolveConfig(dir, path string) (Config, error) {
+	stored := filepath.Join(dir, ConfigFile)
+	_, statErr := os.Stat(stored)
+	switch {
+	case statErr == nil:
+		cfg, err := LoadConfig(stored)
+		if err != nil {
+			return Config{}, fmt.Errorf("train: the run's stored configuration: %w", err)
+		}
+		if path == "" {
+			return cfg, nil
+		}
+		given, err := LoadConfig(path)
+		if err != nil {
+			return Config{}, err
+		}
+		a, err := cfg.Encode()
+		if err != nil {
+			return Config{}, err
+		}
+		b, err := given.Encode()
+		if err != nil {
+			return Config{}, err
+		}
+		if d := firstDifference(string(a), string(b)); d != "" {
+			return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); resume without -config or use a new run directory",
+				path, stored, d)
+		}
+		return cfg, nil
+	case errors.Is(statErr, fs.ErrNotExist):
+		if path == "" {
+			return Config{}, fmt.Errorf("train: %s has no %s: a new run needs a configuration file (-config)", dir, ConfigFile)
+		}
+		cfg, err := LoadConfig(path)
+		if err != nil {
+			return Config{}, err
+		}
+		text, err := cfg.Encode()
+		if err != nil {
+			return Config{}, err
+		}
+		header := fmt.Sprintf("# Effective configuration of this run (from %s, defaults filled in).\n", path)
+		if err := atomicfile.WriteFile(stored, append([]byte(header), text...), 0o644); err != nil {
+			return Config{}, fmt.Errorf("train: %w", err)
+		}
+		host, _ := os.Hostname()
+		meta, err := json.MarshalIndent(map[string]any{
+			"seed":       cfg.Seed,
+			"start_time": time.Now().UTC().Format(time.RFC3339),
+			"go_version": runtime.Version(),
+			"host":       host,
+			"config":     path,
+		}, "", "  ")
+		if err != nil {
+			return Config{}, fmt.Errorf("train: %w", err)
+		}
+		if err := atomicfile.WriteFile(filepath.Join(dir, MetaFile), append(meta, '\n'), 0o644); err != nil {
+			return Config{}, fmt.Errorf("train: %w", err)
+		}
+		return cfg, nil
+	default:
+		return Config{}, fmt.Errorf("train: %w", statErr)
+	}
+}
+
+// firstDifference describes the first line where two texts differ, or
+// returns "" if they are equal.
+func firstDifference(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range max(len(la), len(lb)) {
+		var x, y string
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			return fmt.Sprintf("effective configuration line %d: stored %q, given %q", i+1, strings.TrimSpace(x), strings.TrimSpace(y))
+		}
+	}
+	return ""
+}
+
+// trainer is one invocation of Run.
+type trainer struct {
+	cfg      Config
+	opts     Options
+	log      *slog.Logger
+	stderr   io.Writer
+	start    time.Time
+	deadline time.Time
+
+	game    env.Game
+	shape   model.Shape
+	store   *gamestore.Store
+	buffer  *data.Buffer
+	ckpts   rundir.Checkpoints
+	metrics *rundir.Metrics
+	net     *model.Net
+	tr      *model.Trainer
+	gen     *selfplay.Generator
+	state   State
+	resumed bool
+	// trainedBefore is State.TrainSeconds at the start of this invocation.
+	trainedBefore float64
+
+	// Scratch for training batches.
+	batch     data.Batch
+	mb        model.Batch
+	probe     probe
+	lastSaved int64
+
+	iterations int
+	games      int
+	stopped    string
+}
+
+func (t *trainer) close() {
+	if t.metrics != nil {
+		t.metrics.Close()
+	}
+	if t.tr != nil {
+		t.tr.Close()
+	}
+	if t.net != nil {
+		t.net.Close()
+	}
+}
+
+func (t *trainer) setup(ctx context.Context) error {
+	cfg := t.cfg
+	game, err := games.New(cfg.Game)
+	if err != nil {
+		return fmt.Errorf("train: game: %w", err)
+	}
+	t.game, t.shape = game, ShapeOf(game)
+	t.log.Info("start", "dir", t.opts.Dir, "game", game.Name(), "pid", os.Getpid(), "seed", cfg.Seed,
+		"max_steps", t.opts.MaxSteps, "max_duration", t.opts.MaxDuration)
+
+	store, rec, err := gamestore.Open(filepath.Join(t.opts.Dir, GamesDir))
+	if err != nil {
+		return err
+	}
+	t.store = store
+	if rec.Pending > 0 || rec.TempRemoved > 0 {
+		t.log.Info("recovered game store", "pending", rec.Pending, "duplicates", rec.Duplicates,
+			"compacted", rec.Compacted, "temp_removed", rec.TempRemoved)
+	}
+
+	t.ckpts = rundir.Checkpoints{Dir: filepath.Join(t.opts.Dir, CheckpointsDir), KeepLast: cfg.Checkpoint.KeepLast, KeepEvery: cfg.Checkpoint.KeepEvery}
+	if err := os.MkdirAll(t.ckpts.Dir, 0o755); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	mcfg := cfg.Model.WithDefaults()
+	mcfg.Threads = cfg.Threads
+	latest, ok, err := t.ckpts.Latest()
+	if err != nil {
+		return err
+	}
+	if ok {
+		ck, err := model.Load(t.ckpts.Path(latest.Step), model.Expect{
+			Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: t.shape, Config: &mcfg,
+		})
+		if err != nil {
+			return fmt.Errorf("train: resume: %w", err)
+		}
+		t.net = ck.Net
+		if t.tr, err = model.NewTrainer(t.net, cfg.Optimizer); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+		if err := t.tr.Restore(ck); err != nil {
+			return fmt.Errorf("train: resume: %w", err)
+		}
+		if t.state, err = readState(t.ckpts.StatePath(latest.Step)); err != nil {
+			return err
+		}
+		if t.state.Step != latest.Step || ck.Step != latest.Step {
+			return fmt.Errorf("train: resume: checkpoint %d has state for step %d and network for step %d",
+				latest.Step, t.state.Step, ck.Step)
+		}
+		if t.state.Seed != cfg.Seed {
+			return fmt.Errorf("train: resume: checkpoint seed %d differs from the configuration's %d", t.state.Seed, cfg.Seed)
+		}
+		t.resumed = true
+	} else {
+		if t.net, err = model.New(mcfg, t.shape, cfg.Seed); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+		if t.tr, err = model.NewTrainer(t.net, cfg.Optimizer); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+		t.state = State{Seed: cfg.Seed}
+	}
+	t.trainedBefore = t.state.TrainSeconds
+	t.lastSaved = -1
+	if ok {
+		t.lastSaved = t.state.Step
+	}
+
+	bc := cfg.Buffer
+	bc.Seed = deriveSeed(cfg.Seed, "buffer", uint64(t.state.Step))
+	if t.buffer, err = data.NewBuffer(game, bc); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	ls, err := t.buffer.Load(ctx, store.Dir())
+	if err != nil {
+		return fmt.Errorf("train: loading games: %w", err)
+	}
+	bs := t.buffer.Stats()
+	if bs.TotalPositions < int64(t.state.PositionsTrained) {
+		// Positions the checkpoint counted are gone from disk.
+		return fmt.Errorf("train: resume: %s holds %d positions but the checkpoint had trained on %.0f; were games deleted?",
+			store.Dir(), bs.TotalPositions, t.state.PositionsTrained)
+	}
+	nextGame := max(store.NextGame(), t.state.NextGame)
+	t.gen, err = selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame})
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if t.metrics, err = rundir.OpenMetrics(filepath.Join(t.opts.Dir, MetricsFile)); err != nil {
+		return err
+	}
+
+	n, size, na := cfg.Train.BatchSize, t.shape.Size(), t.shape.Actions
+	t.batch = data.Batch{Obs: make([]float32, n*size), Policy: make([]float32, n*na), Value: make([]float32, n), Mask: make([]float32, n*na)}
+	if cfg.Buffer.ValueOnlyPositions {
+		t.batch.PolicyWeight = make([]float32, n)
+	}
+	t.mb = model.Batch{N: n, Obs: t.batch.Obs, Policy: t.batch.Policy, Value: t.batch.Value, Legal: make([]bool, n*na)}
+
+	t.log.Info("ready", "resumed", t.resumed, "step", t.state.Step, "next_game", nextGame,
+		"shards", ls.Shards, "games_loaded", ls.Games, "positions_total", bs.TotalPositions,
+		"window", bs.Window, "params", t.net.NumParams())
+	fmt.Fprintf(t.stderr, "train: %s %s at step %d, %d positions on disk (%d in the window), network %d blocks x %d channels (%d parameters)\n",
+		map[bool]string{true: "resuming", false: "starting"}[t.resumed], t.opts.Dir, t.state.Step,
+		bs.TotalPositions, bs.Positions, mcfg.Blocks, mcfg.Channels, t.net.NumParams())
+	if !ok {
+		// Step 0 is the baseline of the first evaluation against the
+		// previous checkpoint.
+		if err := t.save(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deriveSeed mixes the run seed with a purpose and a number.
+func deriveSeed(seed uint64, purpose string, n uint64) uint64 {
+	h := seed
+	for _, c := range []byte(purpose) {
+		h = selfplay.GameSeed(h, int64(c))
+	}
+	return selfplay.GameSeed(h, int64(n))
+}
+
+// stopReason says why the run must stop now, or "" to go on.
+func (t *trainer) stopReason(ctx context.Context) string {
+	switch {
+	case ctx.Err() != nil:
+		return "interrupted"
+	case t.opts.MaxSteps > 0 && t.state.Step >= t.opts.MaxSteps:
+		return fmt.Sprintf("reached step %d", t.opts.MaxSteps)
+	case !t.deadline.IsZero() && !time.Now().Before(t.deadline):
+		return fmt.Sprintf("reached the time limit (%v)", t.opts.MaxDuration)
+	}
+	return ""
+}
+
+func (t *trainer) loop(ctx context.Context) error {
+	// Train for positions a crashed or stopped run generated but did not
+	// train on.
+	if t.owedSteps() > 0 && t.stopReason(ctx) == "" {
+		tp, err := t.trainPhase(ctx)
+		if err != nil {
+			return err
+		}
+		if err := t.report(selfplay.Stats{}, tp); err != nil {
+			return err
+		}
+	}
+	for {
+		if t.stopped = t.stopReason(ctx); t.stopped != "" {
+			break
+		}
+		sp, err := t.selfPlayPhase(ctx)
+		if err != nil {
+			return err
+		}
+		if t.stopped = t.stopReason(ctx); t.stopped != "" {
+			if err := t.report(sp, trainStats{}); err != nil {
+				return err
+			}
+			break
+		}
+		tp, err := t.trainPhase(ctx)
+		if err != nil {
+			return err
+		}
+		if err := t.report(sp, tp); err != nil {
+			return err
+		}
+	}
+	if _, _, err := t.store.Compact(t.gen.NextGame()); err != nil {
+		return err
+	}
+	if err := t.save(); err != nil {
+		return err
+	}
+	t.log.Info("stopped", "reason", t.stopped, "step", t.state.Step, "games", t.games)
+	fmt.Fprintf(t.stderr, "train: stopped at step %d (%s); checkpoint saved in %s\n", t.state.Step, t.stopped, t.ckpts.Dir)
+	return nil
+}
+
+// selfPlayPhase plays until PositionsPerIteration new positions are on
+// disk (or the run is stopped, keeping every finished game).
+func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
+	cfg := t.cfg
+	eval, err := selfplay.NewNetEvaluator(t.net, t.game, cfg.Batcher, cfg.SelfPlay.CacheSize)
+	if err != nil {
+		return selfplay.Stats{}, fmt.Errorf("train: %w", err)
+	}
+	defer eval.Close()
+	spCtx := ctx
+	if !t.deadline.IsZero() {
+		var cancel context.CancelFunc
+		spCtx, cancel = context.WithDeadline(ctx, t.deadline)
+		defer cancel()
+	}
+	target := cfg.Train.PositionsPerIteration
+	bar := NewProgress(t.stderr, t.opts.Progress, target, fmt.Sprintf("self-play %d", t.state.Iteration+1), "pos")
+	defer bar.Finish()
+	var done int64
+	games := 0
+	sink := func(index int64, rec *data.Record) error {
+		if err := t.store.Add(index, rec); err != nil {
+			return err
+		}
+		if err := t.buffer.Add(rec); err != nil {
+			return fmt.Errorf("train: game %d: %w", index, err)
+		}
+		games++
+		n := int64(len(rec.Actions))
+		bar.Add(min(n, target-done))
+		done += n
+		bar.Describe(fmt.Sprintf("self-play %d: %d games", t.state.Iteration+1, games))
+		return nil
+	}
+	st, err := t.gen.Run(spCtx, eval, t.state.Step, selfplay.Stop{Moves: target}, sink)
+	t.games += st.Games
+	if err != nil && spCtx.Err() == nil {
+		return st, err
+	}
+	if _, _, err := t.store.Compact(t.gen.NextGame()); err != nil {
+		return st, err
+	}
+	t.state.NextGame = t.gen.NextGame()
+	if err == nil {
+		t.state.Iteration++
+		t.iterations++
+	}
+	return st, nil
+}
+
+// owedSteps is the number of training steps the positions generated so
+// far call for.
+func (t *trainer) owedSteps() int64 {
+	bs := t.buffer.Stats()
+	if bs.Positions < t.cfg.Train.MinBufferPositions {
+		return 0
+	}
+	owed := (float64(bs.TotalPositions) - t.state.PositionsTrained) * t.cfg.Train.SamplesPerPosition / float64(t.cfg.Train.BatchSize)
+	return int64(math.Floor(owed + 1e-9))
+}
+
+// trainStats summarises a training phase.
+type trainStats struct {
+	steps                   int64
+	policy, value, total    float64 // sums over the steps
+	gradNorm, lr            float64
+	elapsed                 time.Duration
+	entropy, valueAccuracy  float64
+	probed                  bool
+	checkpoints, evaluation int
+}
+
+// trainPhase takes the training steps the new positions call for, saving
+// and evaluating at the configured steps. It stops early (between steps)
+// when the run must stop.
+func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
+	var ts trainStats
+	bs := t.buffer.Stats()
+	if bs.Positions < t.cfg.Train.MinBufferPositions {
+		// Warm-up: the positions so far are not owed training.
+		t.state.PositionsTrained = float64(bs.TotalPositions)
+		return ts, nil
+	}
+	steps := t.owedSteps()
+	if t.opts.MaxSteps > 0 {
+		steps = min(steps, t.opts.MaxSteps-t.state.Step)
+	}
+	if steps <= 0 {
+		return ts, nil
+	}
+	start := time.Now()
+	bar := NewProgress(t.stderr, t.opts.Progress, steps, fmt.Sprintf("train step %d", t.state.Step), "steps")
+	defer bar.Finish()
+	perStep := float64(t.cfg.Train.BatchSize) / t.cfg.Train.SamplesPerPosition
+	for i := int64(0); i < steps; i++ {
+		if t.stopReason(ctx) != "" {
+			break
+		}
+		l, err := t.step()
+		if err != nil {
+			return ts, err
+		}
+		t.state.PositionsTrained += perStep
+		ts.steps++
+		ts.policy += l.Policy
+		ts.value += l.Value
+		ts.total += l.Total
+		ts.gradNorm += l.GradNorm
+		ts.lr = l.LearningRate
+		bar.Add(1)
+		if t.state.Step%t.cfg.Checkpoint.Every == 0 {
+			if err := t.save(); err != nil {
+				return ts, err
+			}
+			ts.checkpoints++
+		}
+		if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 {
+			if err := t.evaluate(ctx); err != nil {
+				if ctx.Err() != nil {
+					break
+				}
+				return ts, err
+			}
+			ts.evaluation++
+		}
+	}
+	ts.elapsed = time.Since(start)
+	if ts.steps > 0 {
+		ent, acc, err := t.probe.run(t.net, t.batch, t.cfg.Train.BatchSize, t.shape)
+		if err != nil {
+			return ts, err
+		}
+		ts.entropy, ts.valueAccuracy, ts.probed = ent, acc, true
+	}
+	return ts, nil
+}
+
+// step samples a batch and takes one training step.
+func (t *trainer) step() (model.Losses, error) {
+	if err := t.buffer.Sample(t.cfg.Train.BatchSize, &t.batch); err != nil {
+		return model.Losses{}, fmt.Errorf("train: sample: %w", err)
+	}
+	for i, m := range t.batch.Mask {
+		t.mb.Legal[i] = m != 0
+	}
+	l, err := t.tr.Step(t.mb)
+	if err != nil {
+		return l, fmt.Errorf("train: step %d: %w", t.state.Step+1, err)
+	}
+	t.state.Step++
+	return l, nil
+}
+
+// save writes a checkpoint of the current step and commits it.
+func (t *trainer) save() error {
+	step := t.state.Step
+	text, err := t.cfg.Encode()
+	if err != nil {
+		return err
+	}
+	meta := model.Metadata{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Step: step, Seed: t.cfg.Seed, Config: text}
+	if err := model.Save(t.ckpts.Path(step), t.net, t.tr, meta); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	bs := t.buffer.Stats()
+	t.state.Games = bs.TotalGames
+	t.state.TotalPositions = bs.TotalPositions
+	t.state.NextGame = max(t.state.NextGame, t.gen.NextGame())
+	t.state.TrainSeconds = t.trainedBefore + time.Since(t.start).Seconds()
+	t.state.Time = time.Now().UTC()
+	if err := writeState(t.ckpts.StatePath(step), t.state); err != nil {
+		return err
+	}
+	if err := t.ckpts.Commit(step); err != nil {
+		return err
+	}
+	t.lastSaved = step
+	t.log.Info("checkpoint", "step", step, "path", t.ckpts.Path(step))
+	return nil
+}
+
+// evaluate plays the evaluation matches of the current network and logs
+// them.
+func (t *trainer) evaluate(ctx context.Context) error {
+	cfg := t.cfg
+	start := time.Now()
+	step := t.state.Step
+	maxBatch := cfg.Eval.ParallelGames * cfg.Search.LeavesInFlight
+	cur, err := NewNetPlayer(fmt.Sprintf("net-%d", step), t.net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, maxBatch)
+	if err != nil {
+		return err
+	}
+	defer cur.Close()
+	line := map[string]any{"kind": "eval", "step": step, "time": time.Now().UTC().Format(time.RFC3339)}
+	var parts []string
+	for i, opp := range cfg.Eval.Opponents {
+		var res MatchResult
+		seed := deriveSeed(cfg.Seed, "eval", uint64(step)*64+uint64(i))
+		if opp == PreviousOpponent {
+			r, prevStep, ok, err := t.playPrevious(ctx, cur, seed)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			res = MatchResult{Opponent: opp, Result: r}
+			line["eval_previous_step"] = prevStep
+		} else {
+			f, err := opponentFactory(t.game, opp)
+			if err != nil {
+				return err
+			}
+			r, err := evalMatch(ctx, t.game, cfg.Eval, seed, cur.Factory(), f)
+			if err != nil {
+				return fmt.Errorf("train: evaluation against %s: %w", opp, err)
+			}
+			res = MatchResult{Opponent: opp, Result: r}
+		}
+		key := "eval_" + metricName(opp)
+		score, lo, hi := res.Score()
+		e := res.Result.Estimate()
+		line[key+"_score"] = score
+		line[key+"_score_lo"] = lo
+		line[key+"_score_hi"] = hi
+		line[key+"_elo"] = res.Elo()
+		line[key+"_wins"] = e.Wins
+		line[key+"_draws"] = e.Draws
+		line[key+"_losses"] = e.Losses
+		parts = append(parts, fmt.Sprintf("%s %.0f%% [%.0f-%.0f]", opp, 100*score, 100*lo, 100*hi))
+		t.log.Info("evaluation", "step", step, "opponent", opp, "wins", e.Wins, "draws", e.Draws, "losses", e.Losses,
+			"score", fmt.Sprintf("%.3f", score), "lo", fmt.Sprintf("%.3f", lo), "hi", fmt.Sprintf("%.3f", hi))
+	}
+	line["eval_seconds"] = time.Since(start).Seconds()
+	if err := t.metrics.Write(line); err != nil {
+		return err
+	}
+	fmt.Fprintf(t.stderr, "eval step %d (%d games each, %d sims): %s (%.0fs)\n", step, cfg.Eval.Games, cfg.Eval.Simulations,
+		strings.Join(parts, ", "), time.Since(start).Seconds())
+	return nil
+}
+
+// playPrevious plays the current network against the newest checkpoint
+// older than the current step. ok is false when there is none.
+func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64) (arena.Result, int64, bool, error) {
+	steps, err := t.ckpts.Steps()
+	if err != nil {
+		return arena.Result{}, 0, false, err
+	}
+	prev := int64(-1)
+	for _, s := range steps {
+		if s < t.state.Step {
+			prev = s
+		}
+	}
+	if prev < 0 {
+		return arena.Result{}, 0, false, nil
+	}
+	mcfg := t.cfg.Model.WithDefaults()
+	mcfg.Threads = t.cfg.Threads
+	ck, err := model.Load(t.ckpts.Path(prev), model.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
+	if err != nil {
+		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation: %w", err)
+	}
+	defer ck.Net.Close()
+	cfg := t.cfg
+	p, err := NewNetPlayer(fmt.Sprintf("net-%d", prev), ck.Net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames*cfg.Search.LeavesInFlight)
+	if err != nil {
+		return arena.Result{}, 0, false, err
+	}
+	defer p.Close()
+	r, err := evalMatch(ctx, t.game, cfg.Eval, seed, cur.Factory(), p.Factory())
+	if err != nil {
+		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation against step %d: %w", prev, err)
+	}
+	return r, prev, true, nil
+}
+
+// metricName turns an opponent spec into a metrics key part.
+func metricName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r - 'A' + 'a')
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// report writes the iteration's metrics line, log entry and stderr line.
+func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
+	bs := t.buffer.Stats()
+	p0, p1, dr := sp.Outcomes()
+	line := map[string]any{
+		"kind":            "iteration",
+		"iteration":       t.state.Iteration,
+		"step":            t.state.Step,
+		"time":            time.Now().UTC().Format(time.RFC3339),
+		"elapsed_s":       t.trainedBefore + time.Since(t.start).Seconds(),
+		"games":           sp.Games,
+		"positions":       sp.Positions,
+		"games_total":     bs.TotalGames,
+		"positions_total": bs.TotalPositions,
+		"buffer_size":     bs.Positions,
+		"buffer_window":   bs.Window,
+		"selfplay_s":      sp.Elapsed.Seconds(),
+		"games_per_s":     sp.GamesPerSecond(),
+		"positions_per_s": sp.PositionsPerSecond(),
+		"sims_per_s":      sp.SimulationsPerSecond(),
+		"avg_game_length": sp.MeanLength(),
+		"p0_wins":         p0,
+		"p1_wins":         p1,
+		"draws":           dr,
+		"truncated":       sp.Truncated,
+		"mean_batch":      sp.Eval.MeanBatch(),
+		"forward_share":   sp.ForwardShare(),
+		"cache_hit_rate":  sp.Eval.CacheHitRate(),
+		"train_steps":     tp.steps,
+		"train_s":         tp.elapsed.Seconds(),
+	}
+	msg := fmt.Sprintf("it %d step %d: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
+		t.state.Iteration, t.state.Step, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
+		sp.MeanLength(), 100*p0, 100*p1, 100*dr, sp.Eval.MeanBatch(), 100*sp.ForwardShare())
+	if tp.steps > 0 {
+		n := float64(tp.steps)
+		line["policy_loss"] = tp.policy / n
+		line["value_loss"] = tp.value / n
+		line["total_loss"] = tp.total / n
+		line["grad_norm"] = tp.gradNorm / n
+		line["lr"] = tp.lr
+		line["samples_per_s"] = float64(tp.steps*int64(t.cfg.Train.BatchSize)) / tp.elapsed.Seconds()
+		msg += fmt.Sprintf("; %d steps (%.0f samples/s) policy %.3f value %.3f", tp.steps,
+			line["samples_per_s"], tp.policy/n, tp.value/n)
+	}
+	if tp.probed {
+		line["policy_entropy"] = tp.entropy
+		line["value_accuracy"] = tp.valueAccuracy
+		msg += fmt.Sprintf(" entropy %.2f vacc %.2f", tp.entropy, tp.valueAccuracy)
+	}
+	msg += fmt.Sprintf("; buffer %d/%d", bs.Positions, bs.TotalPositions)
+	if err := t.metrics.Write(line); err != nil {
+		return err
+	}
+	t.log.Info("iteration", "it", t.state.Iteration, "step", t.state.Step, "games", sp.Games, "positions", sp.Positions,
+		"games_per_s", fmt.Sprintf("%.2f", sp.GamesPerSecond()), "sims_per_s", fmt.Sprintf("%.0f", sp.SimulationsPerSecond()),
+		"train_steps", tp.steps, "buffer", bs.Positions)
+	fmt.Fprintln(t.stderr, msg)
+	return nil
+}

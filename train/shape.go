@@ -1,0 +1,13 @@
+package train
+
+import (
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/model"
+)
+
+// ShapeOf is the network shape of game: its observation shape and action
+// count.
+func ShapeOf(game env.Game) model.Shape {
+	s := game.ObservationShape()
+	return model.Shape{Planes: s.Planes, Height: s.Height, Width: s.Width, Actions: game.NumActions()}
+}

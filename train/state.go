@@ -1,0 +1,66 @@
+package train
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/zerokit/zerokit/internal/atomicfile"
+)
+
+// State is the trainer's state saved beside each checkpoint
+// (checkpoints/step-<step>.json): everything besides the network and the
+// optimizer that a resumed run needs to continue where it stopped.
+type State struct {
+	// Step is the number of training steps taken.
+	Step int64 `json:"step"`
+	// Iteration is the number of self-play phases completed.
+	Iteration int64 `json:"iteration"`
+	// NextGame is the index the next self-play game gets (the game store
+	// also knows it; the larger of the two is used).
+	NextGame int64 `json:"next_game"`
+	// Games is the number of games on disk when the checkpoint was taken,
+	// and TotalPositions the number of sampleable positions they hold.
+	Games          int64 `json:"games"`
+	TotalPositions int64 `json:"total_positions"`
+	// PositionsTrained is the number of sampleable positions for which
+	// training steps have been taken (SamplesPerPosition steps' worth of
+	// samples each); positions on disk beyond it are owed training.
+	PositionsTrained float64 `json:"positions_trained"`
+	// Seed is the run seed.
+	Seed uint64 `json:"seed"`
+	// TrainSeconds is the wall time spent in train processes of this run.
+	TrainSeconds float64 `json:"train_seconds"`
+	// Time is when the checkpoint was taken.
+	Time time.Time `json:"time"`
+}
+
+func writeState(path string, s State) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("train: state: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("train: state: %w", err)
+	}
+	return nil
+}
+
+func readState(path string) (State, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return State{}, fmt.Errorf("train: %w", err)
+	}
+	var s State
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return State{}, fmt.Errorf("train: %s: %w", path, err)
+	}
+	if s.Step < 0 || s.NextGame < 0 || s.PositionsTrained < 0 {
+		return State{}, fmt.Errorf("train: %s: negative counter in %+v", path, s)
+	}
+	return s, nil
+}
