@@ -36,6 +36,10 @@ type Options struct {
 	Worker int
 	// Now stamps finished games (Meta.Time); nil uses time.Now.
 	Now func() time.Time
+	// OnMove, if set, is called after each move with the number of moves
+	// played so far in the current Run (for progress display). Calls are
+	// serialised; it must be quick.
+	OnMove func(moves int64)
 }
 
 // Stop says when Run returns. Exactly one field must be positive.
@@ -326,6 +330,9 @@ func (r *run) move(gs *gameSlot) (bool, error) {
 	r.stats.Simulations += int64(res.Simulations)
 	if r.stop.Moves > 0 && r.stats.Searches >= r.stop.Moves {
 		r.stopping.Store(true)
+	}
+	if r.g.opts.OnMove != nil {
+		r.g.opts.OnMove(r.stats.Searches)
 	}
 	r.mu.Unlock()
 

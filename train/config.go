@@ -56,9 +56,11 @@ type Config struct {
 type LoopConfig struct {
 	// BatchSize is the number of positions per training step. Default 256.
 	BatchSize int `yaml:"batch_size"`
-	// PositionsPerIteration is how many new positions (moves of finished
-	// games) each self-play phase generates before the next training
-	// phase. Default 4096.
+	// PositionsPerIteration is how many moves (new positions) each
+	// self-play phase plays before the next training phase. Games still
+	// in flight at the end of a phase pause and continue in the next one
+	// with the updated network; training is owed for the positions of
+	// finished games only. Default 4096.
 	PositionsPerIteration int64 `yaml:"positions_per_iteration"`
 	// SamplesPerPosition is the number of training samples drawn per new
 	// position entering the replay buffer: a training phase runs

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/zerokit/zerokit/arena"
@@ -246,6 +247,11 @@ type trainer struct {
 	iterations int
 	games      int
 	stopped    string
+
+	// The self-play progress bar and the moves it shows (OnMove calls are
+	// serialised by the generator).
+	bar   atomic.Pointer[Progress]
+	moves atomic.Int64
 }
 
 func (t *trainer) close() {
@@ -346,7 +352,18 @@ func (t *trainer) setup(ctx context.Context) error {
 			store.Dir(), bs.TotalPositions, t.state.PositionsTrained)
 	}
 	nextGame := max(store.NextGame(), t.state.NextGame)
-	t.gen, err = selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame})
+	t.gen, err = selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
+		Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame,
+		OnMove: func(moves int64) {
+			// Advance the bar to moves (capped at its end).
+			if b := t.bar.Load(); b != nil {
+				if prev := t.moves.Load(); moves > prev && prev < cfg.Train.PositionsPerIteration {
+					b.Add(min(moves, cfg.Train.PositionsPerIteration) - prev)
+					t.moves.Store(moves)
+				}
+			}
+		},
+	})
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
@@ -462,7 +479,9 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 	target := cfg.Train.PositionsPerIteration
 	bar := NewProgress(t.stderr, t.opts.Progress, target, fmt.Sprintf("self-play %d", t.state.Iteration+1), "pos")
 	defer bar.Finish()
-	var done int64
+	t.moves.Store(0)
+	t.bar.Store(bar)
+	defer t.bar.Store(nil)
 	games := 0
 	sink := func(index int64, rec *data.Record) error {
 		if err := t.store.Add(index, rec); err != nil {
@@ -472,9 +491,6 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 			return fmt.Errorf("train: game %d: %w", index, err)
 		}
 		games++
-		n := int64(len(rec.Actions))
-		bar.Add(min(n, target-done))
-		done += n
 		bar.Describe(fmt.Sprintf("self-play %d: %d games", t.state.Iteration+1, games))
 		return nil
 	}
@@ -510,7 +526,7 @@ type trainStats struct {
 	steps                   int64
 	policy, value, total    float64 // sums over the steps
 	gradNorm, lr            float64
-	elapsed                 time.Duration
+	elapsed, evalTime       time.Duration
 	entropy, valueAccuracy  float64
 	probed                  bool
 	checkpoints, evaluation int
@@ -561,7 +577,10 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 			ts.checkpoints++
 		}
 		if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 {
-			if err := t.evaluate(ctx); err != nil {
+			evalStart := time.Now()
+			err := t.evaluate(ctx)
+			ts.evalTime += time.Since(evalStart)
+			if err != nil {
 				if ctx.Err() != nil {
 					break
 				}
@@ -767,7 +786,8 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 		"forward_share":   sp.ForwardShare(),
 		"cache_hit_rate":  sp.Eval.CacheHitRate(),
 		"train_steps":     tp.steps,
-		"train_s":         tp.elapsed.Seconds(),
+		"train_s":         (tp.elapsed - tp.evalTime).Seconds(),
+		"eval_s":          tp.evalTime.Seconds(),
 	}
 	msg := fmt.Sprintf("it %d step %d: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
 		t.state.Iteration, t.state.Step, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
@@ -779,7 +799,7 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 		line["total_loss"] = tp.total / n
 		line["grad_norm"] = tp.gradNorm / n
 		line["lr"] = tp.lr
-		line["samples_per_s"] = float64(tp.steps*int64(t.cfg.Train.BatchSize)) / tp.elapsed.Seconds()
+		line["samples_per_s"] = float64(tp.steps*int64(t.cfg.Train.BatchSize)) / (tp.elapsed - tp.evalTime).Seconds()
 		msg += fmt.Sprintf("; %d steps (%.0f samples/s) policy %.3f value %.3f", tp.steps,
 			line["samples_per_s"], tp.policy/n, tp.value/n)
 	}

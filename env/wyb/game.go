@@ -3,8 +3,12 @@
 // rules are in rules.go, the action space in actions.go, the observation in
 // observation.go and the referee's action and board formats in referee.go.
 //
-// The engine keeps the board in 64-bit bitboards; a State is a small plain
-// value (Clone is a copy) with an incremental Zobrist hash.
+// The engine keeps the board in 64-bit bitboards and applies the rules to
+// whole bitboards at once (moves and captures by shifting them, rules.go);
+// a State is a small plain value (Clone is a copy) with an incremental
+// Zobrist hash. For random playouts, RandomLegal and PlayRandom pick a
+// uniformly random legal action from one random word without listing the
+// legal actions.
 package wyb
 
 import (
