@@ -31,6 +31,15 @@ func benchNet(b *testing.B, cfg Config, threads int) *Net {
 	return n
 }
 
+// reportTimes reports throughput over the whole run and, because this
+// machine is shared, the minimum and median time per call in ms (the
+// minimum is the cost without interference from other processes).
+func reportTimes(b *testing.B, times []time.Duration, perCall int, unit string) {
+	b.ReportMetric(float64(perCall*len(times))/b.Elapsed().Seconds(), unit)
+	b.ReportMetric(slices.Min(times).Seconds()*1e3, "min-ms")
+	b.ReportMetric(medianOf(times).Seconds()*1e3, "med-ms")
+}
+
 // BenchmarkForward measures Forward (Go slices in, Go slices out) on WYB
 // shapes: positions/s for each architecture, intra-op thread count and
 // batch size.
@@ -45,13 +54,16 @@ func BenchmarkForward(b *testing.B) {
 					obs := randomObs(rand.New(rand.NewPCG(1, 2)), wybShape, batch)
 					logits := make([]float32, batch*wybShape.Actions)
 					values := make([]float32, batch)
+					times := make([]time.Duration, 0, b.N)
 					b.ResetTimer()
 					for range b.N {
+						t0 := time.Now()
 						if err := n.Forward(obs, batch, logits, values); err != nil {
 							b.Fatal(err)
 						}
+						times = append(times, time.Since(t0))
 					}
-					b.ReportMetric(float64(batch*b.N)/b.Elapsed().Seconds(), "pos/s")
+					reportTimes(b, times, batch, "pos/s")
 				})
 			}
 		}
@@ -76,13 +88,16 @@ func BenchmarkTrainStep(b *testing.B) {
 				if _, err := tr.Step(batch); err != nil {
 					b.Fatal(err)
 				}
+				times := make([]time.Duration, 0, b.N)
 				b.ResetTimer()
 				for range b.N {
+					t0 := time.Now()
 					if _, err := tr.Step(batch); err != nil {
 						b.Fatal(err)
 					}
+					times = append(times, time.Since(t0))
 				}
-				b.ReportMetric(float64(256*b.N)/b.Elapsed().Seconds(), "samples/s")
+				reportTimes(b, times, 256, "samples/s")
 			})
 		}
 	}

@@ -71,7 +71,13 @@ func TestReferenceMatches(t *testing.T) {
 //
 //	go test ./model/ -tags torchref -run '^$' -bench Overhead -benchtime 200x
 func BenchmarkOverhead(b *testing.B) {
-	for _, arch := range benchArchs {
+	// tiny is so small that libtorch's own per-op cost dominates: the
+	// worst case for the relative overhead of the Go side.
+	archs := append(benchArchs, struct {
+		name string
+		cfg  Config
+	}{"tiny", Config{Blocks: 1, Channels: 16, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}})
+	for _, arch := range archs {
 		cfg := arch.cfg
 		cfg.NoPadSingle = true
 		n := benchNet(b, cfg, 1)

@@ -13,13 +13,16 @@
 #     replaces the module with that directory) and patches it with
 #     scripts/gotchpatch: cgo flags for the local libtorch, stubs for the
 #     generated wrappers this libtorch cannot compile (found from g++
-#     diagnostics), and fixes for gotch's Go-side leaks.
-#  3. Builds the patched C++ layer once (about 150 s and 2.5 GB of memory the
-#     first time; the Go build cache keeps it afterwards).
+#     diagnostics), fixes for gotch's Go-side leaks. It then compiles gotch's
+#     C++ layer once into a static library the cgo package links (1-3
+#     minutes, 2.5 GB of memory), so that no Go build (not even -race or
+#     -cover ones) recompiles it.
+#  3. Builds the cgo glue and gotch's Go packages once (about 90 s the first
+#     time; the Go build cache keeps them afterwards).
 # A stamp (build/gotch-from-setup.sh.stamp) records a hash of every input; when
-# it matches, steps 2-3 are skipped (step 3 is then a cache hit anyway).
-# Regeneration is byte-identical and keeps the build directory's absolute path,
-# so the Go build cache stays valid.
+# it matches, step 2 is skipped and step 3 is a cache hit: a re-run takes
+# under a second. Regeneration is byte-identical and keeps the build
+# directory's absolute path, so the Go build cache stays valid.
 #
 # CUDA (or any other libtorch): unpack the libtorch zip from pytorch.org
 # somewhere without spaces in its path and run
@@ -30,9 +33,9 @@
 # define is added when that libtorch was built with it. The Debian packages are
 # then not installed. Re-run setup.sh whenever LIBTORCH changes.
 #
-# Environment: LIBTORCH (above), CXX (C++ compiler for the syntax check,
-# default g++), SKIP_APT=1 (do not touch Debian packages), SKIP_PREBUILD=1
-# (do not build the C++ layer now).
+# Environment: LIBTORCH (above), CXX (C++ compiler, default g++), AR
+# (archiver, default ar), SKIP_APT=1 (do not touch Debian packages),
+# SKIP_PREBUILD=1 (do not build gotch's Go packages now).
 set -euo pipefail
 
 GOTCH_MODULE=github.com/sugarme/gotch
@@ -88,6 +91,7 @@ fi
 
 # --- 2. patched gotch ---------------------------------------------------------
 command -v "$cxx" >/dev/null || die "C++ compiler $cxx not found (apt-get install g++)"
+command -v "${AR:-ar}" >/dev/null || die "archiver ${AR:-ar} not found (apt-get install binutils)"
 
 # Everything the generated directory depends on goes into the stamp.
 libtorch_fingerprint() {
@@ -105,6 +109,7 @@ inputs_hash() {
 		echo "LIBTORCH=$libtorch"
 		libtorch_fingerprint
 		"$cxx" --version | head -n1
+		"${AR:-ar}" --version | head -n1
 		go version
 		cat "$repo/scripts/setup.sh"
 		# The patch program's sources, in a stable order.
@@ -130,13 +135,13 @@ else
 	mkdir -p "$build"
 	work=$(mktemp -d "$build/.gotch-work.XXXXXX")
 	trap 'rm -rf "$tmpmod" "$work"' EXIT
-	say "copying to a work directory and patching (g++ syntax check, ~40 s)"
+	say "copying to a work directory and patching (g++ syntax check ~40 s, then compiling)"
 	# The copy gets the same files, names and bytes on every run; its own
 	# module cache copy is read-only, hence the chmod.
 	tar -C "$src" --exclude=./example --exclude=./gen -cf - . | tar -C "$work" -xf -
 	chmod -R u+w "$work"
 	# Patch from the repository root: the patch program is part of this module.
-	(cd "$repo" && go run ./scripts/gotchpatch -dir "$work" -libtorch "$libtorch" -cxx "$cxx") ||
+	(cd "$repo" && go run ./scripts/gotchpatch -dir "$work" -libtorch "$libtorch" -cxx "$cxx" -ar "${AR:-ar}") ||
 		die "patching gotch failed (see above)"
 	# Normalise modes so the result does not depend on the module cache's.
 	find "$work" -type d -exec chmod 755 {} +
@@ -161,7 +166,7 @@ fi
 if [[ ${SKIP_PREBUILD:-} == 1 ]]; then
 	say "SKIP_PREBUILD=1: not building gotch now"
 else
-	say "building gotch (a cache hit once built; the first build takes ~150 s and 2.5 GB RAM)"
+	say "building gotch's Go packages (a cache hit once built; the first build takes ~90 s)"
 	(cd "$repo" && go build "$GOTCH_MODULE/libtch" "$GOTCH_MODULE/ts") || die "building gotch failed"
 	say "done"
 fi

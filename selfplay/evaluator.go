@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/zerokit/zerokit/env"
@@ -67,12 +68,13 @@ type NetEvaluator struct {
 }
 
 // NewNetEvaluator starts a batcher over net for game; cacheSize > 0 puts a
-// cache of that many positions in front of it.
+// cache of that many positions in front of it. Batches are padded to a few
+// sizes (see PadBatches).
 func NewNetEvaluator(net mcts.Network, game env.Game, bc mcts.BatcherConfig, cacheSize int) (*NetEvaluator, error) {
 	if cacheSize < 0 {
 		return nil, errors.New("selfplay: negative cache size")
 	}
-	b, err := mcts.NewBatcher(net, game, bc)
+	b, err := mcts.NewBatcher(PadBatches(net, game), game, bc)
 	if err != nil {
 		return nil, err
 	}
@@ -106,3 +108,60 @@ func (e *NetEvaluator) EvalStats() EvalStats {
 
 // Close stops the batcher; later evaluations fail with mcts.ErrClosed.
 func (e *NetEvaluator) Close() error { return e.batcher.Close() }
+
+// PadBatches returns a network that evaluates each batch of n positions as
+// a batch of the next bucket size (1, 2, 4, 8, then multiples of 16),
+// padding with empty observations and dropping their outputs. libtorch
+// spends from tens to hundreds of milliseconds preparing each batch size it
+// sees for the first time (measured: 50-400 ms for sizes above 64 on two
+// cores), and a batcher produces dozens of different sizes, which made the
+// first minute of self-play several times slower; buckets bound the number
+// of sizes at the cost of at most 15 padded positions per batch. The
+// returned network is not safe for concurrent use (a Batcher calls it from
+// one goroutine).
+func PadBatches(net mcts.Network, game env.Game) mcts.Network {
+	return &paddedNet{net: net, obsSize: game.ObservationShape().Size(), actions: game.NumActions()}
+}
+
+type paddedNet struct {
+	net              mcts.Network
+	obsSize, actions int
+	obs, logits, val []float32
+}
+
+// bucket is the padded size of a batch of n.
+func bucket(n int) int {
+	switch {
+	case n <= 2:
+		return n
+	case n <= 4:
+		return 4
+	case n <= 8:
+		return 8
+	}
+	return (n + 15) / 16 * 16
+}
+
+// Forward implements mcts.Network.
+func (p *paddedNet) Forward(obs []float32, n int, logits, values []float32) error {
+	m := bucket(n)
+	if m == n {
+		return p.net.Forward(obs, n, logits, values)
+	}
+	if len(obs) < n*p.obsSize || len(logits) < n*p.actions || len(values) < n {
+		return fmt.Errorf("selfplay: forward of %d positions with short buffers", n)
+	}
+	if len(p.obs) < m*p.obsSize {
+		p.obs = make([]float32, m*p.obsSize)
+		p.logits = make([]float32, m*p.actions)
+		p.val = make([]float32, m)
+	}
+	copy(p.obs, obs[:n*p.obsSize])
+	clear(p.obs[n*p.obsSize : m*p.obsSize])
+	if err := p.net.Forward(p.obs[:m*p.obsSize], m, p.logits[:m*p.actions], p.val[:m]); err != nil {
+		return err
+	}
+	copy(logits, p.logits[:n*p.actions])
+	copy(values, p.val[:n])
+	return nil
+}

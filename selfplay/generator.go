@@ -398,6 +398,7 @@ func (f *forwarder) set(e mcts.Evaluator) {
 	f.cur.Store(&evalBox{e})
 }
 
+// Evaluate implements mcts.Evaluator with the current Run's evaluator.
 func (f *forwarder) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
 	b := f.cur.Load()
 	if b == nil {

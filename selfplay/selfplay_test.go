@@ -279,7 +279,8 @@ func TestBatcherBatchesAcrossGames(t *testing.T) {
 	if mb := st.Eval.MeanBatch(); mb < 3 {
 		t.Fatalf("mean batch %.2f with 16 parallel games, want at least 3", mb)
 	}
-	if st.Eval.Positions != net.rows.Load() || st.Eval.Batches != net.calls.Load() {
+	// The network sees padded batches (PadBatches).
+	if st.Eval.Positions > net.rows.Load() || st.Eval.Positions+15*st.Eval.Batches < net.rows.Load() || st.Eval.Batches != net.calls.Load() {
 		t.Fatalf("eval stats %+v, network saw %d calls / %d rows", st.Eval, net.calls.Load(), net.rows.Load())
 	}
 	if st.ForwardShare() <= 0 || st.ForwardShare() > 1 {
@@ -460,4 +461,49 @@ func ExampleGenerate() {
 		func(int64, *data.Record) error { games++; return nil })
 	fmt.Println(games, st.Games, err)
 	// Output: 4 4 <nil>
+}
+
+// sizeNet records the batch sizes it is asked for.
+type sizeNet struct {
+	*fakeNet
+	sizes map[int]bool
+}
+
+func (s *sizeNet) Forward(obs []float32, n int, logits, values []float32) error {
+	s.sizes[n] = true
+	return s.fakeNet.Forward(obs, n, logits, values)
+}
+
+func TestPadBatches(t *testing.T) {
+	game := tictactoe.New()
+	size, na := game.ObservationShape().Size(), game.NumActions()
+	ref := newFakeNet(game, 0)
+	sn := &sizeNet{fakeNet: newFakeNet(game, 0), sizes: map[int]bool{}}
+	padded := PadBatches(sn, game)
+	const max = 130
+	obs := make([]float32, max*size)
+	for i := range obs {
+		obs[i] = float32((i*7919)%13) / 13
+	}
+	for n := 1; n <= max; n++ {
+		wantL, wantV := make([]float32, n*na), make([]float32, n)
+		gotL, gotV := make([]float32, n*na), make([]float32, n)
+		if err := ref.Forward(obs[:n*size], n, wantL, wantV); err != nil {
+			t.Fatal(err)
+		}
+		if err := padded.Forward(obs[:n*size], n, gotL, gotV); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(gotL, wantL) || !reflect.DeepEqual(gotV, wantV) {
+			t.Fatalf("batch of %d: padded outputs differ", n)
+		}
+	}
+	if len(sn.sizes) > 4+max/16+1 {
+		t.Fatalf("the network saw %d batch sizes for batches 1..%d", len(sn.sizes), max)
+	}
+	for n := range sn.sizes {
+		if n > 8 && n%16 != 0 {
+			t.Fatalf("batch size %d is not a bucket", n)
+		}
+	}
 }

@@ -116,6 +116,12 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 	}
 	defer t.close()
 	if err := t.setup(ctx); err != nil {
+		if ctx.Err() != nil {
+			// Interrupted while loading: nothing new to save.
+			t.log.Info("interrupted during setup", "err", err)
+			sum.Stopped = "interrupted during setup"
+			return sum, nil
+		}
 		t.log.Error("setup failed", "err", err)
 		return sum, err
 	}

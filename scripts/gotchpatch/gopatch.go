@@ -156,6 +156,11 @@ import "C"
 
 import "unsafe"
 
+// ArchiveSHA256 identifies the compiled C++ layer linked by lib.go; it
+// changes this file whenever the library changes, so that the Go build
+// cache relinks.
+const ArchiveSHA256 = "%s"
+
 // SetNumThreads sets the number of threads libtorch uses within one op.
 func SetNumThreads(n int) { C.at_set_num_threads(C.int(n)) }
 
@@ -188,7 +193,7 @@ func LastError() (msg string, failed bool) {
 }
 `
 
-// writeExtra adds extraFile to libtch.
-func writeExtra(dir string) error {
-	return os.WriteFile(filepath.Join(dir, "libtch", "zerokit_extra.go"), []byte(extraFile), 0o644)
+// writeExtra adds extraFile to libtch, with the C++ library's hash.
+func writeExtra(dir, archiveSum string) error {
+	return os.WriteFile(filepath.Join(dir, "libtch", "zerokit_extra.go"), []byte(fmt.Sprintf(extraFile, archiveSum)), 0o644)
 }

@@ -221,13 +221,13 @@ func TestLibGo(t *testing.T) {
 		not  []string
 	}{
 		{"debian", toolchain{includes: []string{"/usr/include/torch/csrc/api/include"}},
-			[]string{"// #cgo CXXFLAGS: -I${SRCDIR} -O2 -std=c++17 -I/usr/include/torch/csrc/api/include\n", "// #cgo LDFLAGS: -lstdc++ -ltorch -lc10 -ltorch_cpu\n"},
+			[]string{"with: -std=c++17 -I/usr/include/torch/csrc/api/include\n", "// #cgo LDFLAGS: ${SRCDIR}/libzerokit_torch_api.a -lstdc++ -ltorch -lc10 -ltorch_cpu -lm\n"},
 			[]string{"cuda", "ABI", "rpath"}},
 		{"cuda", toolchain{libtorch: "/opt/lt", includes: []string{"/opt/lt/include", "/opt/lt/include/torch/csrc/api/include"}, cuda: true, oldABI: true},
-			[]string{"-L/opt/lt/lib -Wl,-rpath,/opt/lt/lib -lstdc++ -ltorch -lc10 -ltorch_cpu -Wl,--no-as-needed -ltorch_cuda -lc10_cuda -Wl,--as-needed", "-D_GLIBCXX_USE_CXX11_ABI=0", "CUDA libtorch at /opt/lt"},
+			[]string{"${SRCDIR}/libzerokit_torch_api.a -L/opt/lt/lib -Wl,-rpath,/opt/lt/lib -lstdc++ -ltorch -lc10 -ltorch_cpu -Wl,--no-as-needed -ltorch_cuda -lc10_cuda -Wl,--as-needed -lm\n", "-D_GLIBCXX_USE_CXX11_ABI=0", "CUDA libtorch at /opt/lt"},
 			nil},
 	}
-	cgoLine := regexp.MustCompile(`^// #cgo (CFLAGS|CXXFLAGS|LDFLAGS): `)
+	cgoLine := regexp.MustCompile(`^// #cgo (CFLAGS|LDFLAGS): `)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := libGo(tc.tc)
@@ -247,8 +247,8 @@ func TestLibGo(t *testing.T) {
 					cgo++
 				}
 			}
-			if cgo != 3 {
-				t.Errorf("%d cgo lines, want 3:\n%s", cgo, got)
+			if cgo != 2 {
+				t.Errorf("%d cgo lines, want 2:\n%s", cgo, got)
 			}
 		})
 	}

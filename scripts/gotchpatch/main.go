@@ -14,6 +14,8 @@
 //     C symbol still exists and a call returns an error.
 //  3. Go-side bugs of gotch are fixed (see gopatch.go), and a small file of
 //     extra wrappers (thread count, seeding, grad mode) is added.
+//  4. The C++ layer is compiled once into a static library that lib.go
+//     links (see archive.go), so Go builds only compile the cgo glue.
 //
 // The output depends only on the input copy, the flags and the compiler's
 // diagnostics, so a re-run produces byte-identical files.
@@ -44,7 +46,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "", "writable copy of the gotch module to patch in place (required)")
 	libtorch := fs.String("libtorch", "", "unpacked libtorch directory (with include/ and lib/); empty for Debian's libtorch-dev")
-	cxx := fs.String("cxx", "g++", "C++ compiler used for the syntax check")
+	cxx := fs.String("cxx", "g++", "C++ compiler")
+	ar := fs.String("ar", "ar", "archiver")
 	maxPasses := fs.Int("max-passes", 4, "maximum number of compile-and-stub passes")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -62,13 +65,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := patchGoSide(*dir); err != nil {
 		return err
 	}
-	if err := writeExtra(*dir); err != nil {
-		return err
-	}
 	stubbed, err := stubUntilClean(ctx, *dir, *cxx, tc, *maxPasses, stdout)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "gotchpatch: %d generated wrappers stubbed (not available in this libtorch)\n", len(stubbed))
-	return nil
+	sum, err := buildArchive(ctx, *dir, *cxx, *ar, tc, stdout)
+	if err != nil {
+		return err
+	}
+	return writeExtra(*dir, sum)
 }
