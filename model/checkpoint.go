@@ -28,8 +28,11 @@ const (
 	configEntry       = "config"
 	tensorPrefix      = "tensors/"
 	optimizerPrefix   = "optimizer/"
-	// maxEntryBytes bounds what Load reads from one entry.
-	maxEntryBytes = 1 << 31
+	// maxHeaderBytes and maxConfigBytes bound what Load reads from the
+	// metadata and config entries (tensor entries must have their exact
+	// size), so that a crafted file cannot make it allocate gigabytes.
+	maxHeaderBytes = 1 << 20
+	maxConfigBytes = 64 << 20
 )
 
 // Metadata is what a checkpoint records besides the network and optimizer.
@@ -247,38 +250,66 @@ type Checkpoint struct {
 // zerokit checkpoint, or that does not match want, gives an error naming
 // the file and the problem.
 func Load(path string, want Expect) (*Checkpoint, error) {
-	ck, err := load(path, want)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return LoadFrom(path, f, st.Size(), want)
+}
+
+// LoadFrom reads and validates a checkpoint of size bytes from r, like
+// Load; name identifies it in errors.
+func LoadFrom(name string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, error) {
+	ck, err := load(name, r, size, want)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", name, err)
 	}
 	return ck, nil
 }
 
-func load(path string, want Expect) (*Checkpoint, error) {
-	zr, err := zip.OpenReader(path)
+func load(path string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, error) {
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("not a readable zerokit checkpoint (truncated or another format?): %w", err)
 	}
-	defer zr.Close()
 	entries := map[string]*zip.File{}
 	for _, f := range zr.File {
 		entries[f.Name] = f
 	}
+	// read returns an entry of exactly want bytes, or of at most -want
+	// bytes when want is negative. The zip reader fails on data longer
+	// than the entry's declared size and checks its CRC at the end.
 	read := func(name string, want int64) ([]byte, error) {
 		f, ok := entries[name]
 		if !ok {
 			return nil, fmt.Errorf("entry %s missing", name)
 		}
-		if f.UncompressedSize64 > maxEntryBytes || (want >= 0 && f.UncompressedSize64 != uint64(want)) {
-			return nil, fmt.Errorf("entry %s has %d bytes, want %d", name, f.UncompressedSize64, want)
+		size := f.UncompressedSize64
+		if want >= 0 && size != uint64(want) {
+			return nil, fmt.Errorf("entry %s has %d bytes, want %d", name, size, want)
+		}
+		if want < 0 && size > uint64(-want) {
+			return nil, fmt.Errorf("entry %s has %d bytes, more than the limit of %d", name, size, -want)
 		}
 		rc, err := f.Open()
 		if err != nil {
 			return nil, fmt.Errorf("entry %s: %w", name, err)
 		}
 		defer rc.Close()
-		b, err := io.ReadAll(io.LimitReader(rc, maxEntryBytes))
-		if err != nil {
+		b := make([]byte, size)
+		if _, err := io.ReadFull(rc, b); err != nil {
+			return nil, fmt.Errorf("entry %s: %w", name, err)
+		}
+		// Reading to the end checks the CRC.
+		if n, err := rc.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+			if err == nil || err == io.EOF {
+				err = errors.New("longer than declared")
+			}
 			return nil, fmt.Errorf("entry %s: %w", name, err)
 		}
 		return b, nil
@@ -286,7 +317,7 @@ func load(path string, want Expect) (*Checkpoint, error) {
 	if _, ok := entries[headerEntry]; !ok {
 		return nil, fmt.Errorf("not a zerokit checkpoint (no %s entry)", headerEntry)
 	}
-	js, err := read(headerEntry, -1)
+	js, err := read(headerEntry, -maxHeaderBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +364,7 @@ func load(path string, want Expect) (*Checkpoint, error) {
 		path:     path,
 	}
 	if _, ok := entries[configEntry]; ok {
-		if ck.Config, err = read(configEntry, -1); err != nil {
+		if ck.Config, err = read(configEntry, -maxConfigBytes); err != nil {
 			return nil, err
 		}
 	}

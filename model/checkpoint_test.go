@@ -217,12 +217,36 @@ func TestCheckpointCorrupt(t *testing.T) {
 		zw.Close()
 		return buf.Bytes()
 	}
+	// flipped has one byte of a tensor's data changed in place.
+	flipped := append([]byte(nil), good...)
+	{
+		zr, err := zip.NewReader(bytes.NewReader(good), int64(len(good)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range zr.File {
+			if f.Name == tensorPrefix+"policy.fc.weight" {
+				off, err := f.DataOffset()
+				if err != nil {
+					t.Fatal(err)
+				}
+				flipped[off+100] ^= 0x01
+			}
+		}
+	}
 	tests := []struct {
 		name string
 		data []byte
 		want string
 	}{
 		{"empty", nil, "not a readable zerokit checkpoint"},
+		{"flipped bit", flipped, "entry tensors/policy.fc.weight: zip: checksum error"},
+		{"huge config", rewrite(func(n string, d []byte) (string, []byte) {
+			if n == configEntry {
+				return n, make([]byte, maxConfigBytes+1)
+			}
+			return n, d
+		}), "entry config has 67108865 bytes, more than the limit of 67108864"},
 		{"truncated half", good[:len(good)/2], "not a readable zerokit checkpoint"},
 		{"truncated end", good[:len(good)-1], "not a readable zerokit checkpoint"},
 		{"text", []byte("hello, world\n"), "not a readable zerokit checkpoint"},
@@ -334,11 +358,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add(flipped)
 	f.Add([]byte("PK\x03\x04"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := filepath.Join(t.TempDir(), "f.zkc")
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ck, err := Load(p, Expect{})
+		ck, err := LoadFrom("fuzz", bytes.NewReader(data), int64(len(data)), Expect{})
 		if err != nil {
 			return
 		}

@@ -10,7 +10,15 @@
 // libtorch keeps grad mode and error state per OS thread; every exported
 // method locks its goroutine to one OS thread while it calls libtorch, and
 // serialises use of a Net with a mutex, so callers need not care. Code that
-// calls gotch directly (ForwardT) must itself run on a locked thread.
+// calls gotch directly (ForwardT) must itself run on a locked thread. Each
+// OS thread that runs libtorch ops gets its own malloc arena (and OpenMP
+// team with Threads > 1): a few MB per thread, which stops growing once the
+// Go runtime has made its threads.
+//
+// The inference path (Forward) and training run on raw libtorch handles
+// through gotch's C layer rather than gotch's ts package: no Go allocation
+// per call, every intermediate freed as soon as it is dead, and about one
+// microsecond of Go-side cost per op.
 package model
 
 import (
@@ -53,9 +61,14 @@ type Config struct {
 	// ValueMaxPool adds global max pooling to the value head's global
 	// average pooling.
 	ValueMaxPool bool `yaml:"value_max_pool" json:"value_max_pool"`
-	// Threads is the number of threads libtorch uses inside one op (the
-	// setting is process-wide). 0 leaves it unchanged. Not part of the
-	// architecture: checkpoints do not compare it.
+	// Threads is the number of threads libtorch uses inside one op; every
+	// call applies it to the OS thread it runs on. 0 leaves libtorch's
+	// setting (1 on the project's VM). Use 1 when anything else needs the
+	// CPU (search on the other core, other processes): an op's OpenMP
+	// threads wait for each other, and one descheduled thread stalls them
+	// all (measured: a batch-1 forward from 2.5 ms to 5-12 ms on a busy
+	// 2-core machine). Not part of the architecture: checkpoints do not
+	// compare it.
 	Threads int `yaml:"threads" json:"-"`
 	// NoPadSingle turns off evaluating a batch of one position as a batch
 	// of two, which avoids libtorch 1.13's slow convolution path at batch 1.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -37,15 +36,12 @@ Agent specs (-a, -b):
 
 // runEval implements "zerokit eval".
 func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	// The registry for the usage text; the real one, after the flags,
-	// batches as many games as -parallel plays at once.
-	help, err := newAgents(1)
+	// The real registry, after the flags, batches as many games as
+	// -parallel plays at once.
+	fs, err := newSpecFlagSet("eval", evalUsage, stderr)
 	if err != nil {
 		return err
 	}
-	help.Close()
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	specA := fs.String("a", "", "agent A's spec (required)")
 	specB := fs.String("b", "", "agent B's spec (required)")
 	nGames := fs.Int("games", 20, "number of games (even keeps colours balanced)")
@@ -57,17 +53,8 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	jsonOut := fs.String("json", "", "also write the result as JSON to `FILE`")
 	verbose := fs.Bool("v", false, "print every game")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, evalUsage)
-		fmt.Fprint(stderr, help.Help())
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *specA == "" || *specB == "" {
 		fs.Usage()

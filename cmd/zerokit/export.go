@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -41,8 +40,7 @@ flags:
 // runExport implements "zerokit export".
 func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	def := neural.DefaultSettings()
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("export", exportUsage, stderr)
 	checkpoint := fs.String("checkpoint", "", "checkpoint `file`, or a training run directory (its latest checkpoint)")
 	out := fs.String("out", "", "agent `directory` to create")
 	force := fs.Bool("force", false, "replace DIR if it exists")
@@ -55,15 +53,8 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	reuse := fs.Bool("reuse", def.ReuseTree, "keep the search tree between moves")
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
 	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, exportUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *checkpoint == "" || *out == "" {
 		fs.Usage()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,15 +41,12 @@ Agent specs:
 
 // runGauntlet implements "zerokit gauntlet".
 func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	// The registry for the usage text; the real one, after the flags,
-	// batches as many games as -parallel plays at once.
-	help, err := newAgents(1)
+	// The real registry, after the flags, batches as many games as
+	// -parallel plays at once.
+	fs, err := newSpecFlagSet("gauntlet", gauntletUsage, stderr)
 	if err != nil {
 		return err
 	}
-	help.Close()
-	fs := flag.NewFlagSet("gauntlet", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	players := fs.String("players", "", "comma-separated agent specs (default with -run: random,greedy,alphabeta:depth=2; else required)")
 	runDir := fs.String("run", "", "training run `directory` whose checkpoints to rate")
 	netParams := fs.String("net", "sims=64", "search parameters of the checkpoints' net: specs")
@@ -63,17 +59,8 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	priorDraws := fs.Float64("prior-draws", 1, "virtual draws added to every pairing, keeping ratings finite after clean sweeps")
 	out := fs.String("out", "", "output `directory` (required)")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, gauntletUsage)
-		fmt.Fprint(stderr, help.Help())
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	switch {
 	case *out == "":

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -37,23 +36,13 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer reg.Close()
-	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("play", withSpecHelp(playUsage, reg.Help()), stderr)
 	agentSpec := fs.String("agent", "alphabeta:time=1s", "the opponent's agent spec (see above)")
 	colour := fs.String("colour", "white", "your colour: white (moves first) or black")
 	moveTime := fs.Duration("move-time", 5*time.Second, "cap on the agent's thinking time per move (0: none)")
 	turnLimit := fs.Int("turn-limit", 0, "end the game after this many moving-phase turns, the side with more pieces winning (0: never, as the referee)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, playUsage)
-		fmt.Fprint(stderr, reg.Help())
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	human := -1
 	switch strings.ToLower(*colour) {

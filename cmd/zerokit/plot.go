@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,23 +32,15 @@ flags:
 
 // runPlot implements "zerokit plot".
 func runPlot(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plot", plotUsage, stderr)
 	var runs stringList
 	fs.Var(&runs, "run", "training run `directory` (repeat to compare runs)")
 	out := fs.String("out", "", "output `directory` (default: the first run's plots/)")
 	fields := fs.String("fields", "", "comma-separated fields to draw into metrics.png instead of the default groups")
 	xField := fs.String("x", "step", "field on the horizontal axis")
 	smooth := fs.Float64("smooth", -1, "exponential moving average weight in [0, 1) drawn over the raw data (0: raw only; -1: 0.6 for files whose fields all have at least 30 points, else 0)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, plotUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if len(runs) == 0 {
 		fs.Usage()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -67,8 +66,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer reg.Close()
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve", withSpecHelp(serveUsage, reg.Help()), stderr)
 	agentSpec := fs.String("agent", "random", "agent spec (see below)")
 	gameName := fs.String("game", "wyb", "game (wyb)")
 	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
@@ -77,17 +75,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fallback := fs.String("fallback", "greedy", "agent spec answering instead when the agent fails by overrunning its deadline (\"\": none)")
 	horizon := fs.Int("horizon", 0, "game length (actions of both sides) the time manager assumes (0: game's bound, or current move + 120)")
 	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, serveUsage)
-		fmt.Fprint(stderr, reg.Help())
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	game, codec, err := refereeGame(*gameName)
 	if err != nil {
