@@ -115,26 +115,25 @@ func firstLineOf(s string) string {
 
 // fromFloat32 copies data into a new float32 tensor of the given shape.
 func (e *engine) fromFloat32(data []float32, dims []int64) handle {
-	if e.err != nil {
-		return nil
+	var p unsafe.Pointer
+	if len(data) > 0 {
+		p = unsafe.Pointer(&data[0])
 	}
-	n := int64(1)
-	for _, d := range dims {
-		n *= d
-	}
-	if int64(len(data)) < n || n == 0 {
-		e.err = fmt.Errorf("tensor data: %d values for shape %v", len(data), dims)
-		return nil
-	}
-	h := lib.AtTensorOfData(unsafe.Pointer(&data[0]), dims, uint(len(dims)), 4, kindFloat32)
-	if !e.check("tensor_of_data") {
-		return nil
-	}
-	return h
+	return e.fromData(p, len(data), dims, 4, kindFloat32)
 }
 
 // fromBool copies data into a new bool tensor of the given shape.
 func (e *engine) fromBool(data []bool, dims []int64) handle {
+	var p unsafe.Pointer
+	if len(data) > 0 {
+		p = unsafe.Pointer(&data[0])
+	}
+	return e.fromData(p, len(data), dims, 1, kindBool)
+}
+
+// fromData copies length elements of elemSize bytes at p into a new tensor
+// of the given shape and kind, after checking that they fill the shape.
+func (e *engine) fromData(p unsafe.Pointer, length int, dims []int64, elemSize uint, kind int) handle {
 	if e.err != nil {
 		return nil
 	}
@@ -142,11 +141,11 @@ func (e *engine) fromBool(data []bool, dims []int64) handle {
 	for _, d := range dims {
 		n *= d
 	}
-	if int64(len(data)) < n || n == 0 {
-		e.err = fmt.Errorf("tensor data: %d values for shape %v", len(data), dims)
+	if int64(length) < n || n == 0 {
+		e.err = fmt.Errorf("tensor data: %d values for shape %v", length, dims)
 		return nil
 	}
-	h := lib.AtTensorOfData(unsafe.Pointer(&data[0]), dims, uint(len(dims)), 1, kindBool)
+	h := lib.AtTensorOfData(p, dims, uint(len(dims)), elemSize, kind)
 	if !e.check("tensor_of_data") {
 		return nil
 	}
