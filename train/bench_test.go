@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
@@ -93,19 +92,20 @@ func BenchmarkSelfPlay(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			// One warm-up run outside the timer (libtorch prepares its
+			// kernels on first use).
+			if _, err := g.Run(context.Background(), eval, 0, selfplay.Stop{Moves: 64}, func(int64, *data.Record) error { return nil }); err != nil {
+				b.Fatal(err)
+			}
 			b.ResetTimer()
-			st, err := g.Run(context.Background(), eval, 0, selfplay.Stop{Positions: 1}, func(int64, *data.Record) error { return nil })
-			_ = st
-			start := time.Now()
 			var total selfplay.Stats
 			for total.Searches < int64(b.N) {
-				st, err = g.Run(context.Background(), eval, 0, selfplay.Stop{Positions: int64(b.N) - total.Searches}, func(int64, *data.Record) error { return nil })
+				st, err := g.Run(context.Background(), eval, 0, selfplay.Stop{Moves: int64(b.N) - total.Searches}, func(int64, *data.Record) error { return nil })
 				if err != nil {
 					b.Fatal(err)
 				}
 				total.Merge(st)
 			}
-			_ = start
 			b.ReportMetric(total.PositionsPerSecond(), "positions/s")
 			b.ReportMetric(total.SimulationsPerSecond(), "sims/s")
 			b.ReportMetric(total.Eval.MeanBatch(), "batch")

@@ -409,6 +409,14 @@ func deriveSeed(seed uint64, purpose string, n uint64) uint64 {
 	return selfplay.GameSeed(h, int64(n))
 }
 
+// limited returns ctx bounded by the run's time limit, if any.
+func (t *trainer) limited(ctx context.Context) (context.Context, context.CancelFunc) {
+	if t.deadline.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, t.deadline)
+}
+
 // stopReason says why the run must stop now, or "" to go on.
 func (t *trainer) stopReason(ctx context.Context) string {
 	switch {
@@ -476,12 +484,8 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 		return selfplay.Stats{}, fmt.Errorf("train: %w", err)
 	}
 	defer eval.Close()
-	spCtx := ctx
-	if !t.deadline.IsZero() {
-		var cancel context.CancelFunc
-		spCtx, cancel = context.WithDeadline(ctx, t.deadline)
-		defer cancel()
-	}
+	spCtx, cancel := t.limited(ctx)
+	defer cancel()
 	target := cfg.Train.PositionsPerIteration
 	bar := NewProgress(t.stderr, t.opts.Progress, target, fmt.Sprintf("self-play %d", t.state.Iteration+1), "pos")
 	defer bar.Finish()
@@ -584,10 +588,14 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 		}
 		if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 {
 			evalStart := time.Now()
-			err := t.evaluate(ctx)
+			ectx, cancel := t.limited(ctx)
+			err := t.evaluate(ectx)
+			cancel()
 			ts.evalTime += time.Since(evalStart)
 			if err != nil {
-				if ctx.Err() != nil {
+				if ectx.Err() != nil {
+					// Interrupted or out of time: the match is dropped.
+					t.log.Info("evaluation abandoned", "step", t.state.Step, "err", err)
 					break
 				}
 				return ts, err
