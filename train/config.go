@@ -21,8 +21,11 @@ import (
 type Config struct {
 	// Game names the game and its rule options.
 	Game games.Config `yaml:"game"`
-	// Model is the network architecture (model.DefaultConfig when left
-	// out). Its threads key must stay 0: use the top-level threads.
+	// Model is the network architecture; the default is a small tower (3
+	// blocks of 32 channels, see DefaultConfig) that self-plays at several
+	// thousand positions per second on two cores. Its threads key must stay
+	// 0: use the top-level threads. Section defaults of every key are
+	// printed by "zerokit train -defaults".
 	Model model.Config `yaml:"model"`
 	// Optimizer configures the training steps: optimizer, learning-rate
 	// schedule, weight decay, gradient clipping, value loss weight.
@@ -65,19 +68,20 @@ type LoopConfig struct {
 	// SamplesPerPosition is the number of training samples drawn per new
 	// position entering the replay buffer: a training phase runs
 	// floor(SamplesPerPosition * new positions / BatchSize) steps (the
-	// remainder carries over). KataGo uses about 4 at scale; small runs
-	// benefit from more. Default 4.
+	// remainder carries over). Default 4 (measured on Watch Your Back!: 8
+	// learnt less per step and per minute than 4, the value head
+	// overfitting the small window).
 	SamplesPerPosition float64 `yaml:"samples_per_position"`
 	// MinBufferPositions is how many positions the replay buffer must hold
 	// before training starts; positions generated before then are not owed
-	// training steps. Default 2048.
+	// training steps. Default 4096.
 	MinBufferPositions int64 `yaml:"min_buffer_positions"`
 }
 
 // CheckpointConfig sets checkpointing.
 type CheckpointConfig struct {
 	// Every saves a checkpoint every this many training steps (and always
-	// when the run stops). Default 200.
+	// when the run stops). Default 250.
 	Every int64 `yaml:"every"`
 	// KeepLast is how many of the most recent checkpoints are kept.
 	// Default 3.
@@ -91,13 +95,13 @@ type CheckpointConfig struct {
 // alternated, of the current network against opponents.
 type EvalConfig struct {
 	// Every runs an evaluation every this many training steps (0:
-	// never). Default 400.
+	// never). Default 2000.
 	Every int64 `yaml:"every"`
 	// Games is the number of games per opponent (even, so colours
 	// balance). Default 20.
 	Games int `yaml:"games"`
 	// Simulations is the network player's search budget per move.
-	// Default 16.
+	// Default 32.
 	Simulations int `yaml:"simulations"`
 	// Mode is the network player's search, "gumbel" or "puct" (with no
 	// noise and no temperature either way). Default gumbel.
@@ -125,17 +129,19 @@ func DefaultConfig() Config {
 	search.Mode = mcts.ModeGumbel
 	search.Simulations = 24
 	search.LeavesInFlight = 4
-	search.Gumbel.MaxConsideredActions = 8
+	search.Gumbel.MaxConsideredActions = 16
 	search.TemperatureMoves = 0
-	search.PlayoutCap.CheapSimulations = 8
-	m := model.SmallConfig()
-	buf := data.DefaultBufferConfig()
-	buf.Window = data.WindowConfig{MinPositions: 20000, MaxPositions: 250000, Alpha: 0.75, Beta: 0.4}
+	search.PlayoutCap = mcts.PlayoutCapConfig{Enabled: true, FullProbability: 0.25, CheapSimulations: 6}
+	m := model.DefaultConfig()
+	m.Blocks, m.Channels, m.PolicyChannels, m.ValueChannels, m.ValueHidden = 3, 32, 4, 16, 64
 	opt := model.DefaultTrainConfig()
 	opt.Schedule.LearningRate = 0.002
 	opt.Schedule.WarmupSteps = 100
 	opt.WeightDecay = 1e-4
 	opt.GradClipNorm = 5
+	buf := data.DefaultBufferConfig()
+	buf.Window = data.WindowConfig{MinPositions: 20000, MaxPositions: 250000, Alpha: 0.75, Beta: 0.4}
+	buf.ValueOnlyPositions = true
 	return Config{
 		Game:      games.DefaultConfig("wyb"),
 		Model:     m,
@@ -147,14 +153,14 @@ func DefaultConfig() Config {
 		Train: LoopConfig{
 			BatchSize:             256,
 			PositionsPerIteration: 4096,
-			SamplesPerPosition:    6,
+			SamplesPerPosition:    4,
 			MinBufferPositions:    4096,
 		},
 		Checkpoint: CheckpointConfig{Every: 250, KeepLast: 3, KeepEvery: 1000},
 		Eval: EvalConfig{
-			Every:         1000,
+			Every:         2000,
 			Games:         20,
-			Simulations:   16,
+			Simulations:   32,
 			Mode:          mcts.ModeGumbel,
 			Opponents:     []string{PreviousOpponent, "random", "greedy"},
 			OpeningMoves:  2,

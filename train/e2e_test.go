@@ -219,6 +219,9 @@ func TestEndToEnd(t *testing.T) {
 		n := 512
 		shape := ShapeOf(game)
 		db := data.Batch{Obs: make([]float32, n*shape.Size()), Policy: make([]float32, n*shape.Actions), Value: make([]float32, n), Mask: make([]float32, n*shape.Actions)}
+		if bc.ValueOnlyPositions {
+			db.PolicyWeight = make([]float32, n)
+		}
 		if err := buf.Sample(n, &db); err != nil {
 			t.Fatal(err)
 		}
@@ -358,6 +361,7 @@ func TestKillAndResume(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	game := tinyGame(t)
 	resumedAt := int64(0)
+	killedWithPending := 0
 	for round := range 3 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestTrainChild$", "-test.v")
 		cmd.Env = append(os.Environ(), "ZEROKIT_TRAIN_CHILD="+dir)
@@ -407,8 +411,17 @@ func TestKillAndResume(t *testing.T) {
 		}
 		cmd.Wait()
 		shard, pending := gamesOnDisk(t, dir, game)
-		if round < 2 && len(pending) == 0 {
-			t.Fatal("no pending games at the kill; the test did not exercise recovery")
+		if round < 2 {
+			// The kill lands a moment after the condition was seen; a
+			// compaction may finish in between (it takes milliseconds),
+			// leaving nothing pending. Such a round still checks resume
+			// and loss; the gamestore tests cover every crash point of
+			// a compaction deterministically.
+			if len(pending) == 0 {
+				t.Logf("round %d: nothing pending at the kill (a compaction finished first)", round)
+			} else {
+				killedWithPending++
+			}
 		}
 		// Shards never hold a game twice; a pending game may also be in
 		// the newest shard if the kill hit a compaction between publishing
@@ -442,6 +455,9 @@ func TestKillAndResume(t *testing.T) {
 				t.Fatalf("round %d: a game finished before the kill is lost", round)
 			}
 		}
+	}
+	if killedWithPending == 0 {
+		t.Fatal("no kill found pending games; the test did not exercise recovery")
 	}
 	// The metrics file survived the kills as valid JSON lines.
 	metricLines(t, dir)

@@ -783,6 +783,7 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 		"elapsed_s":       t.trainedBefore + time.Since(t.start).Seconds(),
 		"games":           sp.Games,
 		"positions":       sp.Positions,
+		"moves":           sp.Searches,
 		"games_total":     bs.TotalGames,
 		"positions_total": bs.TotalPositions,
 		"buffer_size":     bs.Positions,
