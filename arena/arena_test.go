@@ -226,7 +226,7 @@ func TestFormatElo(t *testing.T) {
 	tests := []struct {
 		d    float64
 		want string
-	}{{math.Inf(1), "+inf"}, {math.Inf(-1), "-inf"}, {math.NaN(), "n/a"}, {12.4, "+12"}, {-250.6, "-251"}, {0, "+0"}}
+	}{{math.Inf(1), "+inf"}, {math.Inf(-1), "-inf"}, {math.NaN(), "n/a"}, {12.4, "+12"}, {-250.6, "-251"}, {0, "+0"}, {-0.4, "+0"}, {math.Copysign(0, -1), "+0"}}
 	for _, tt := range tests {
 		if got := FormatElo(tt.d); got != tt.want {
 			t.Errorf("FormatElo(%v) = %q, want %q", tt.d, got, tt.want)

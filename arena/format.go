@@ -20,7 +20,11 @@ func FormatElo(d float64) string {
 	case math.IsNaN(d):
 		return "n/a"
 	}
-	return fmt.Sprintf("%+.0f", d)
+	r := math.Round(d)
+	if r == 0 {
+		r = 0 // -0.4 rounds to -0, which would print "-0"
+	}
+	return fmt.Sprintf("%+.0f", r)
 }
 
 // WriteText writes a human-readable summary of the match: A's results as

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -25,6 +26,12 @@ type BatcherConfig struct {
 	// requests before the batch is evaluated anyway. 0 evaluates whatever
 	// has arrived as soon as the network is free.
 	MaxWait time.Duration `yaml:"max_wait"`
+	// MinBatch, if > 0, ends the wait early: a batch of at least MinBatch
+	// positions is evaluated as soon as no more requests are waiting,
+	// without waiting out MaxWait. With several workers, a free worker
+	// would otherwise grab requests one by one as they arrive (MaxWait 0),
+	// or always wait the full MaxWait (MinBatch 0).
+	MinBatch int `yaml:"min_batch"`
 }
 
 // DefaultBatcherConfig returns a configuration suited to a GPU network and
@@ -41,28 +48,36 @@ func (c BatcherConfig) Validate() error {
 	if c.MaxWait < 0 {
 		return fmt.Errorf("mcts batcher config: max_wait = %v: want a duration >= 0", c.MaxWait)
 	}
+	if c.MinBatch < 0 || c.MinBatch > c.MaxBatch {
+		return fmt.Errorf("mcts batcher config: min_batch = %d: want a value in [0, max_batch = %d]", c.MinBatch, c.MaxBatch)
+	}
 	return nil
 }
 
 // Batcher is an Evaluator that gathers concurrent Evaluate calls into
 // batches and answers each batch with a single Network.Forward call. Many
 // searches (and many leaves in flight per search) call Evaluate from their
-// own goroutines; one worker goroutine, locked to its OS thread as libtorch
-// requires, owns the network.
+// own goroutines; a worker goroutine, locked to its OS thread as libtorch
+// requires, owns the network. With several copies of the network
+// (NewBatcherWorkers) several workers take batches from the same queue and
+// run them in parallel: on a CPU, single-threaded forward passes on every
+// core outrun one multi-threaded pass on small networks, whose operations
+// are too small to split well across threads.
 //
 // Callers encode their observation themselves (so encoding runs in
 // parallel), and the worker turns the logits of each position into priors
 // over its legal actions with MaskedSoftmax.
 type Batcher struct {
-	net     Network
+	nets    []Network
 	cfg     BatcherConfig
 	obsSize int
 	actions int
 
 	requests chan *batchRequest
 	quit     chan struct{}
-	done     chan struct{}
+	done     chan struct{} // closed when every worker has exited
 	close    sync.Once
+	workers  sync.WaitGroup
 	pool     sync.Pool
 
 	mu    sync.Mutex
@@ -88,10 +103,13 @@ type BatcherStats struct {
 	Positions int64
 	// MaxBatchSeen is the largest batch.
 	MaxBatchSeen int
-	// ForwardTime is the total time spent inside Forward.
+	// ForwardTime is the total time spent inside Forward, summed over the
+	// workers.
 	ForwardTime time.Duration
 	// Elapsed is the time since the Batcher was created (or closed).
 	Elapsed time.Duration
+	// Workers is the number of workers (network copies).
+	Workers int
 }
 
 // MeanBatch is the mean number of positions per Forward call.
@@ -102,25 +120,40 @@ func (s BatcherStats) MeanBatch() float64 {
 	return float64(s.Positions) / float64(s.Batches)
 }
 
-// ForwardShare is the fraction of wall time spent in the network.
+// ForwardShare is the fraction of the workers' wall time spent in the
+// network: ForwardTime / (Elapsed * Workers).
 func (s BatcherStats) ForwardShare() float64 {
 	if s.Elapsed <= 0 {
 		return 0
 	}
-	return float64(s.ForwardTime) / float64(s.Elapsed)
+	return float64(s.ForwardTime) / (float64(s.Elapsed) * float64(max(s.Workers, 1)))
 }
 
 // NewBatcher starts a Batcher serving net for game's observation and action
 // sizes. Close it to stop its goroutine.
 func NewBatcher(net Network, game env.Game, cfg BatcherConfig) (*Batcher, error) {
-	if net == nil {
-		return nil, errors.New("mcts: batcher: nil network")
+	return NewBatcherWorkers([]Network{net}, game, cfg)
+}
+
+// NewBatcherWorkers starts a Batcher with one worker goroutine per network
+// of nets, all taking batches from one queue. The networks must compute the
+// same function (copies of one network), since any of them may answer a
+// request, and each is used by its worker only. Close the Batcher to stop
+// its goroutines.
+func NewBatcherWorkers(nets []Network, game env.Game, cfg BatcherConfig) (*Batcher, error) {
+	if len(nets) == 0 {
+		return nil, errors.New("mcts: batcher: no network")
+	}
+	for i, net := range nets {
+		if net == nil {
+			return nil, fmt.Errorf("mcts: batcher: network %d of %d is nil", i+1, len(nets))
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	b := &Batcher{
-		net:      net,
+		nets:     slices.Clone(nets),
 		cfg:      cfg,
 		obsSize:  game.ObservationShape().Size(),
 		actions:  game.NumActions(),
@@ -129,10 +162,19 @@ func NewBatcher(net Network, game env.Game, cfg BatcherConfig) (*Batcher, error)
 		done:     make(chan struct{}),
 		start:    time.Now(),
 	}
+	b.stats.Workers = len(nets)
 	b.pool.New = func() any {
 		return &batchRequest{obs: make([]float32, b.obsSize), done: make(chan struct{}, 1)}
 	}
-	go b.loop()
+	b.workers.Add(len(b.nets))
+	for _, net := range b.nets {
+		go b.loop(net)
+	}
+	go func() {
+		b.workers.Wait()
+		b.finishStats()
+		close(b.done)
+	}()
 	return b, nil
 }
 
@@ -187,7 +229,7 @@ func (b *Batcher) recycle(r *batchRequest) {
 	b.pool.Put(r)
 }
 
-// Close stops the worker goroutine and waits for it to exit; later
+// Close stops the worker goroutines and waits for them to exit; later
 // Evaluate calls return ErrClosed. Close is idempotent.
 func (b *Batcher) Close() error {
 	b.close.Do(func() { close(b.quit) })
@@ -208,11 +250,12 @@ func (b *Batcher) Stats() BatcherStats {
 	return st
 }
 
-// loop is the worker: it gathers requests into batches and evaluates them.
-func (b *Batcher) loop() {
+// loop is a worker: it gathers requests into batches and evaluates them
+// with net.
+func (b *Batcher) loop(net Network) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	defer close(b.done)
+	defer b.workers.Done()
 
 	batch := make([]*batchRequest, 0, b.cfg.MaxBatch)
 	obs := make([]float32, b.cfg.MaxBatch*b.obsSize)
@@ -229,7 +272,6 @@ func (b *Batcher) loop() {
 			batch = append(batch, r)
 		case <-b.quit:
 			b.drain()
-			b.finishStats()
 			return
 		}
 		if b.cfg.MaxWait > 0 {
@@ -237,14 +279,16 @@ func (b *Batcher) loop() {
 		}
 	gather:
 		for len(batch) < b.cfg.MaxBatch {
-			if b.cfg.MaxWait == 0 {
-				select {
-				case r := <-b.requests:
-					batch = append(batch, r)
-					continue
-				default:
-					break gather
-				}
+			// Take what is already there; then wait for more only while
+			// MaxWait lasts and the batch is below MinBatch.
+			select {
+			case r := <-b.requests:
+				batch = append(batch, r)
+				continue
+			default:
+			}
+			if b.cfg.MaxWait == 0 || (b.cfg.MinBatch > 0 && len(batch) >= b.cfg.MinBatch) {
+				break gather
 			}
 			select {
 			case r := <-b.requests:
@@ -256,12 +300,12 @@ func (b *Batcher) loop() {
 			}
 		}
 		timer.Stop()
-		b.run(batch, obs, logits, values)
+		b.run(net, batch, obs, logits, values)
 	}
 }
 
-// run evaluates one batch and answers its requests.
-func (b *Batcher) run(batch []*batchRequest, obs, logits, values []float32) {
+// run evaluates one batch with net and answers its requests.
+func (b *Batcher) run(net Network, batch []*batchRequest, obs, logits, values []float32) {
 	// Drop requests whose caller has given up.
 	live := batch[:0]
 	for _, r := range batch {
@@ -280,7 +324,7 @@ func (b *Batcher) run(batch []*batchRequest, obs, logits, values []float32) {
 		copy(obs[i*b.obsSize:(i+1)*b.obsSize], r.obs)
 	}
 	t0 := time.Now()
-	err := b.net.Forward(obs[:n*b.obsSize], n, logits[:n*b.actions], values[:n])
+	err := net.Forward(obs[:n*b.obsSize], n, logits[:n*b.actions], values[:n])
 	dt := time.Since(t0)
 	b.mu.Lock()
 	b.stats.Batches++

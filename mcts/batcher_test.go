@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -189,6 +190,113 @@ func TestBatcherWithConcurrentSearches(t *testing.T) {
 	}
 	b.Close()
 	waitGoroutines(t, base)
+}
+
+// TestBatcherWorkersRunInParallel checks that two workers evaluate two
+// batches at the same time, each with its own network, and that every
+// caller still gets its own position's answer.
+func TestBatcherWorkersRunInParallel(t *testing.T) {
+	base := runtime.NumGoroutine()
+	g := tictactoe.New()
+	entered := make(chan struct{}, 16)
+	release := make(chan struct{})
+	nets := []*fakeNet{newFakeNet(g), newFakeNet(g)}
+	for _, n := range nets {
+		n.entered, n.release = entered, release
+	}
+	b, err := NewBatcherWorkers([]Network{nets[0], nets[1]}, g, BatcherConfig{MaxBatch: 1, MaxWait: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const callers = 6
+	var wg sync.WaitGroup
+	errs := make(chan error, callers)
+	for k := range callers {
+		wg.Go(func() {
+			st := position(t, k)
+			legal := st.LegalActions(nil)
+			priors := make([]float32, len(legal))
+			v, err := b.Evaluate(context.Background(), st, legal, priors)
+			if err != nil {
+				errs <- err
+				return
+			}
+			obs := make([]float32, g.ObservationShape().Size())
+			st.Observation(obs)
+			logits, wantV := fakeOutputs(obs, g.NumActions())
+			want := make([]float32, len(legal))
+			if err := MaskedSoftmax(logits, legal, want); err != nil {
+				errs <- err
+				return
+			}
+			if v != wantV || !slices.Equal(priors, want) {
+				errs <- errors.New("caller got another position's answer")
+			}
+		})
+	}
+	// Both workers must be inside Forward at once before either returns.
+	for range 2 {
+		select {
+		case <-entered:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the second worker never entered Forward while the first was busy")
+		}
+	}
+	close(release)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	st := b.Stats()
+	if st.Workers != 2 || st.Positions != callers || nets[0].calls.Load() == 0 || nets[1].calls.Load() == 0 {
+		t.Errorf("stats %+v, calls %d and %d: want both workers used", st, nets[0].calls.Load(), nets[1].calls.Load())
+	}
+	if sh := st.ForwardShare(); sh <= 0 || sh > 1 {
+		t.Errorf("forward share %v, want a fraction of the two workers' time", sh)
+	}
+	b.Close()
+	if _, err := NewBatcherWorkers(nil, g, DefaultBatcherConfig()); err == nil {
+		t.Error("no networks: no error")
+	}
+	if _, err := NewBatcherWorkers([]Network{nets[0], nil}, g, DefaultBatcherConfig()); err == nil || !strings.Contains(err.Error(), "network 2 of 2") {
+		t.Errorf("a nil network: %v", err)
+	}
+	waitGoroutines(t, base)
+}
+
+// TestBatcherMinBatch: with a long MaxWait, a batch that reached MinBatch
+// is evaluated as soon as no more requests are waiting.
+func TestBatcherMinBatch(t *testing.T) {
+	g := tictactoe.New()
+	net := newFakeNet(g)
+	b, err := NewBatcher(net, g, BatcherConfig{MaxBatch: 8, MaxWait: time.Minute, MinBatch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	done := make(chan error, 2)
+	for k := range 2 {
+		go func() {
+			st := position(t, k)
+			legal := st.LegalActions(nil)
+			_, err := b.Evaluate(context.Background(), st, legal, make([]float32, len(legal)))
+			done <- err
+		}()
+	}
+	for range 2 {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("a batch of MinBatch positions waited for MaxWait")
+		}
+	}
+	if _, err := NewBatcher(net, g, BatcherConfig{MaxBatch: 4, MinBatch: 5}); err == nil || !strings.Contains(err.Error(), "min_batch") {
+		t.Errorf("min_batch above max_batch: %v", err)
+	}
 }
 
 func TestBatcherCancellation(t *testing.T) {

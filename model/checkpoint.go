@@ -515,6 +515,13 @@ func (t *Trainer) Restore(ck *Checkpoint) error {
 // running statistics, own memory), for example a frozen copy for self-play
 // while the original trains.
 func (n *Net) Clone() (*Net, error) {
+	return n.CloneThreads(n.c.cfg.Threads)
+}
+
+// CloneThreads is Clone with the copy's operations running on threads
+// libtorch threads (0: libtorch's default), for example single-threaded
+// copies that evaluate batches on every core at once.
+func (n *Net) CloneThreads(threads int) (*Net, error) {
 	h, tensors, _, err := snapshot(n, nil, Metadata{})
 	if err != nil {
 		return nil, fmt.Errorf("model: Clone: %w", err)
@@ -523,5 +530,7 @@ func (n *Net) Clone() (*Net, error) {
 	for i, r := range h.Tensors {
 		values[r.Name] = tensors[i]
 	}
-	return build(n.c.cfg, n.shape, func(t *namedTensor) []float32 { return values[t.name] })
+	cfg := n.c.cfg
+	cfg.Threads = threads
+	return build(cfg, n.shape, func(t *namedTensor) []float32 { return values[t.name] })
 }

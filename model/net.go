@@ -47,6 +47,7 @@ func build(cfg Config, shape Shape, values func(t *namedTensor) []float32) (*Net
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	singleThreadedBLAS()
 	if cfg.Threads > 0 {
 		lib.SetNumThreads(cfg.Threads)
 	}

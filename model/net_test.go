@@ -334,3 +334,65 @@ func TestClone(t *testing.T) {
 		t.Fatal("training the original changed the clone")
 	}
 }
+
+// TestCloneThreadsInParallel runs two single-threaded copies of a network
+// at the same time, as the self-play batcher's workers do: each must compute
+// what the original computes.
+func TestCloneThreadsInParallel(t *testing.T) {
+	n := newTestNet(t, tinyConfig(), tinyShape)
+	obs := randomObs(rand.New(rand.NewPCG(9, 9)), tinyShape, 8)
+	wantL, wantV := forward(t, n, obs, 8)
+	clones := make([]*Net, 2)
+	for i := range clones {
+		c, err := n.CloneThreads(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if c.Config().Threads != 1 {
+			t.Fatalf("clone threads %d, want 1", c.Config().Threads)
+		}
+		clones[i] = c
+	}
+	near := func(a, b []float32) bool {
+		for i := range a {
+			if math.Abs(float64(a[i]-b[i])) > 1e-4 {
+				return false
+			}
+		}
+		return len(a) == len(b)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*20)
+	for _, c := range clones {
+		wg.Go(func() {
+			for range 20 {
+				l := make([]float32, 8*tinyShape.Actions)
+				v := make([]float32, 8)
+				if err := c.Forward(obs, 8, l, v); err != nil {
+					errs <- err
+					return
+				}
+				if !near(l, wantL) || !near(v, wantV) {
+					errs <- errors.New("a single-threaded clone computes something else")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// TestBLASSingleThreaded: building a network leaves OpenBLAS (when libtorch
+// uses it) at one thread per call.
+func TestBLASSingleThreaded(t *testing.T) {
+	n := newTestNet(t, tinyConfig(), tinyShape)
+	_ = n
+	if got := BLASThreads(); got != 1 && got != -1 {
+		t.Fatalf("OpenBLAS uses %d threads per call after building a network, want 1", got)
+	}
+}

@@ -35,11 +35,17 @@ type Config struct {
 	// hash while one network is in use (transpositions and repeated
 	// openings cost one evaluation). 0 disables the cache. Default 65536.
 	CacheSize int `yaml:"cache_size"`
+	// Workers is the number of copies of the network that evaluate batches
+	// in parallel, each on its own OS thread (see
+	// mcts.NewBatcherWorkers). On a CPU, one single-threaded worker per
+	// core evaluates a small network faster than one multi-threaded
+	// worker. 0 means 1. Default 1.
+	Workers int `yaml:"workers"`
 }
 
 // DefaultConfig returns the default self-play configuration.
 func DefaultConfig() Config {
-	return Config{ParallelGames: 32, CacheSize: 1 << 16}
+	return Config{ParallelGames: 32, CacheSize: 1 << 16, Workers: 1}
 }
 
 // Validate reports the first bad field by its YAML name.
@@ -49,6 +55,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxMoves < 0 {
 		return fmt.Errorf("selfplay config: max_moves = %d: want a value >= 0 (0: the game's bound)", c.MaxMoves)
+	}
+	if c.Workers < 0 || c.Workers > 64 {
+		return fmt.Errorf("selfplay config: workers = %d: want a value in [1, 64]", c.Workers)
 	}
 	if c.CacheSize < 0 {
 		return fmt.Errorf("selfplay config: cache_size = %d: want a value >= 0 (0 disables)", c.CacheSize)

@@ -20,6 +20,9 @@ type EvalStats struct {
 	ForwardTime time.Duration
 	// CacheHits and CacheMisses count cache lookups (zero without a cache).
 	CacheHits, CacheMisses int64
+	// Workers is the number of batcher workers (network copies) whose
+	// forward passes ForwardTime sums.
+	Workers int
 }
 
 // Sub returns the work done between an earlier snapshot o and s.
@@ -30,6 +33,7 @@ func (s EvalStats) Sub(o EvalStats) EvalStats {
 		ForwardTime: s.ForwardTime - o.ForwardTime,
 		CacheHits:   s.CacheHits - o.CacheHits,
 		CacheMisses: s.CacheMisses - o.CacheMisses,
+		Workers:     s.Workers,
 	}
 }
 
@@ -71,10 +75,24 @@ type NetEvaluator struct {
 // cache of that many positions in front of it. Batches are padded to a few
 // sizes (see PadBatches).
 func NewNetEvaluator(net mcts.Network, game env.Game, bc mcts.BatcherConfig, cacheSize int) (*NetEvaluator, error) {
+	return NewNetEvaluatorWorkers([]mcts.Network{net}, game, bc, cacheSize)
+}
+
+// NewNetEvaluatorWorkers is NewNetEvaluator with one batcher worker per
+// network of nets (copies of one network, see mcts.NewBatcherWorkers), so
+// that batches are evaluated on several cores at once.
+func NewNetEvaluatorWorkers(nets []mcts.Network, game env.Game, bc mcts.BatcherConfig, cacheSize int) (*NetEvaluator, error) {
 	if cacheSize < 0 {
 		return nil, errors.New("selfplay: negative cache size")
 	}
-	b, err := mcts.NewBatcher(PadBatches(net, game), game, bc)
+	padded := make([]mcts.Network, len(nets))
+	for i, n := range nets {
+		if n == nil {
+			return nil, fmt.Errorf("selfplay: network %d of %d is nil", i+1, len(nets))
+		}
+		padded[i] = PadBatches(n, game)
+	}
+	b, err := mcts.NewBatcherWorkers(padded, game, bc)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +116,7 @@ func (e *NetEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, p
 // EvalStats returns the counters since the evaluator was created.
 func (e *NetEvaluator) EvalStats() EvalStats {
 	b := e.batcher.Stats()
-	st := EvalStats{Batches: b.Batches, Positions: b.Positions, ForwardTime: b.ForwardTime}
+	st := EvalStats{Batches: b.Batches, Positions: b.Positions, ForwardTime: b.ForwardTime, Workers: b.Workers}
 	if e.cache != nil {
 		c := e.cache.Stats()
 		st.CacheHits, st.CacheMisses = c.Hits, c.Misses

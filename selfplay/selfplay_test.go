@@ -187,22 +187,31 @@ func TestGenerateRecordsAreValid(t *testing.T) {
 
 func TestGenerateIsReproducible(t *testing.T) {
 	game := tictactoe.New()
-	run := func(seed uint64, parallel int, cache int) []data.Record {
+	run := func(seed uint64, parallel, cache, workers int) []data.Record {
 		var c collect
 		opts := Options{Search: testSearch(mcts.ModeGumbel), Seed: seed, Now: fixedNow}
 		cfg := Config{ParallelGames: parallel, CacheSize: cache}
-		if _, err := Generate(context.Background(), cfg, opts, game, newEval(t, game, newFakeNet(game, 0), cache), 0, 10, c.sink); err != nil {
+		nets := make([]mcts.Network, workers)
+		for i := range nets {
+			nets[i] = newFakeNet(game, 0)
+		}
+		e, err := NewNetEvaluatorWorkers(nets, game, mcts.BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond}, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if _, err := Generate(context.Background(), cfg, opts, game, e, 0, 10, c.sink); err != nil {
 			t.Fatal(err)
 		}
 		return c.sorted()
 	}
-	a := run(5, 1, 0)
-	for _, tc := range []struct{ parallel, cache int }{{1, 0}, {4, 0}, {10, 512}} {
-		if b := run(5, tc.parallel, tc.cache); !reflect.DeepEqual(a, b) {
-			t.Fatalf("parallel=%d cache=%d: records differ from a sequential run with the same seed", tc.parallel, tc.cache)
+	a := run(5, 1, 0, 1)
+	for _, tc := range []struct{ parallel, cache, workers int }{{1, 0, 1}, {4, 0, 1}, {10, 512, 1}, {8, 0, 2}, {10, 512, 3}} {
+		if b := run(5, tc.parallel, tc.cache, tc.workers); !reflect.DeepEqual(a, b) {
+			t.Fatalf("parallel=%d cache=%d workers=%d: records differ from a sequential run with the same seed", tc.parallel, tc.cache, tc.workers)
 		}
 	}
-	if c := run(6, 4, 0); reflect.DeepEqual(a, c) {
+	if c := run(6, 4, 0, 1); reflect.DeepEqual(a, c) {
 		t.Fatal("seeds 5 and 6 produced the same games")
 	}
 }
@@ -427,6 +436,8 @@ func TestConfigValidate(t *testing.T) {
 		{Config{ParallelGames: 0}, "parallel_games"},
 		{Config{ParallelGames: 1, MaxMoves: -1}, "max_moves"},
 		{Config{ParallelGames: 1, CacheSize: -5}, "cache_size"},
+		{Config{ParallelGames: 1, Workers: -1}, "workers"},
+		{Config{ParallelGames: 1, Workers: 65}, "workers"},
 	} {
 		err := tc.cfg.Validate()
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {

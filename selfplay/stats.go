@@ -62,6 +62,7 @@ func (s *Stats) Merge(o Stats) {
 	s.Eval.ForwardTime += o.Eval.ForwardTime
 	s.Eval.CacheHits += o.Eval.CacheHits
 	s.Eval.CacheMisses += o.Eval.CacheMisses
+	s.Eval.Workers = max(s.Eval.Workers, o.Eval.Workers)
 }
 
 func perSecond(n float64, d time.Duration) float64 {
@@ -90,12 +91,13 @@ func (s Stats) MeanLength() float64 {
 }
 
 // ForwardShare is the fraction of the run's wall time spent in the
-// network's forward pass.
+// network's forward pass, per evaluator worker (ForwardTime summed over the
+// workers / (Elapsed * Workers)).
 func (s Stats) ForwardShare() float64 {
 	if s.Elapsed <= 0 {
 		return 0
 	}
-	return float64(s.Eval.ForwardTime) / float64(s.Elapsed)
+	return float64(s.Eval.ForwardTime) / (float64(s.Elapsed) * float64(max(s.Eval.Workers, 1)))
 }
 
 // Outcomes returns the fractions of finished games won by player 0, won by

@@ -52,7 +52,12 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 		return res, err
 	}
 	play := func(spc selfplay.Config, search mcts.Config, bat mcts.BatcherConfig, keep bool) (selfplay.Stats, error) {
-		eval, err := selfplay.NewNetEvaluator(net, game, bat, spc.CacheSize)
+		nets, release, err := workerNets(net, spc.Workers)
+		if err != nil {
+			return selfplay.Stats{}, err
+		}
+		defer release()
+		eval, err := selfplay.NewNetEvaluatorWorkers(nets, game, bat, spc.CacheSize)
 		if err != nil {
 			return selfplay.Stats{}, err
 		}
@@ -81,7 +86,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 		return res, err
 	}
 	one := cfg.SelfPlay
-	one.ParallelGames, one.CacheSize = 1, 0
+	one.ParallelGames, one.CacheSize, one.Workers = 1, 0, 1
 	search := cfg.Search
 	search.LeavesInFlight = 1
 	if res.Unbatched, err = play(one, search, mcts.BatcherConfig{MaxBatch: 1}, false); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/data"
@@ -51,7 +52,9 @@ type Config struct {
 	// sampling derive from it. Default 1.
 	Seed uint64 `yaml:"seed"`
 	// Threads is the number of threads libtorch uses inside one operation
-	// (process-wide). Default 2.
+	// of the training steps and evaluation matches, and of self-play when
+	// selfplay.workers is 1 (with several workers each worker's copy of the
+	// network is single-threaded). Default 2.
 	Threads int `yaml:"threads"`
 }
 
@@ -142,13 +145,17 @@ func DefaultConfig() Config {
 	buf := data.DefaultBufferConfig()
 	buf.Window = data.WindowConfig{MinPositions: 20000, MaxPositions: 250000, Alpha: 0.75, Beta: 0.4}
 	buf.ValueOnlyPositions = true
+	// Measured on Watch Your Back! (two 14-minute runs side by side, one
+	// core each, 100 games against greedy at 32 simulations): 0.5 scored
+	// 92.5%, 0 scored 49%.
+	buf.RootValueWeight = 0.5
 	return Config{
 		Game:      games.DefaultConfig("wyb"),
 		Model:     m,
 		Optimizer: opt,
 		Search:    search,
-		Batcher:   mcts.BatcherConfig{MaxBatch: 128, MaxWait: 0},
-		SelfPlay:  selfplay.Config{ParallelGames: 48, CacheSize: 1 << 16},
+		Batcher:   mcts.BatcherConfig{MaxBatch: 128, MaxWait: 2 * time.Millisecond, MinBatch: 32},
+		SelfPlay:  selfplay.Config{ParallelGames: 48, CacheSize: 1 << 16, Workers: 2},
 		Buffer:    buf,
 		Train: LoopConfig{
 			BatchSize:             256,

@@ -10,6 +10,7 @@ import (
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/model"
 	"github.com/zerokit/zerokit/selfplay"
 )
 
@@ -18,16 +19,18 @@ import (
 // evaluator (so parallel arena games fill network batches). Close it after
 // the match.
 type NetPlayer struct {
-	name   string
-	search mcts.Config
-	eval   *selfplay.NetEvaluator
+	name    string
+	search  mcts.Config
+	eval    *selfplay.NetEvaluator
+	release func()
 }
 
 // NewNetPlayer returns a player of game searching with net: mode ("gumbel"
 // or "puct") with simulations simulations per move; leaves and the Gumbel
 // considered actions are taken from base (the training search). maxBatch
-// bounds the network batches.
-func NewNetPlayer(name string, net mcts.Network, game env.Game, base mcts.Config, mode mcts.Mode, simulations, maxBatch int) (*NetPlayer, error) {
+// bounds the network batches; workers single-threaded copies of net
+// evaluate them in parallel when workers > 1.
+func NewNetPlayer(name string, net *model.Net, game env.Game, base mcts.Config, mode mcts.Mode, simulations, maxBatch, workers int) (*NetPlayer, error) {
 	c := agent.EvalSearchConfig(simulations)
 	c.Mode = mode
 	c.LeavesInFlight = base.LeavesInFlight
@@ -38,11 +41,16 @@ func NewNetPlayer(name string, net mcts.Network, game env.Game, base mcts.Config
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("train: %s player: %w", name, err)
 	}
-	e, err := selfplay.NewNetEvaluator(net, game, mcts.BatcherConfig{MaxBatch: max(maxBatch, 1)}, 1<<15)
+	nets, release, err := workerNets(net, workers)
 	if err != nil {
+		return nil, fmt.Errorf("train: %s player: %w", name, err)
+	}
+	e, err := selfplay.NewNetEvaluatorWorkers(nets, game, mcts.BatcherConfig{MaxBatch: max(maxBatch, 1)}, 1<<15)
+	if err != nil {
+		release()
 		return nil, err
 	}
-	return &NetPlayer{name: name, search: c, eval: e}, nil
+	return &NetPlayer{name: name, search: c, eval: e, release: release}, nil
 }
 
 // Factory builds the player's agents.
@@ -55,8 +63,12 @@ func (p *NetPlayer) Factory() agent.Factory {
 // EvalStats returns the network evaluator's counters.
 func (p *NetPlayer) EvalStats() selfplay.EvalStats { return p.eval.EvalStats() }
 
-// Close stops the player's evaluator.
-func (p *NetPlayer) Close() error { return p.eval.Close() }
+// Close stops the player's evaluator and frees its network copies.
+func (p *NetPlayer) Close() error {
+	err := p.eval.Close()
+	p.release()
+	return err
+}
 
 // MatchResult is one evaluation match, from the network's side.
 type MatchResult struct {

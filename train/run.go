@@ -21,6 +21,7 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
@@ -479,11 +480,11 @@ func (t *trainer) loop(ctx context.Context) error {
 // disk (or the run is stopped, keeping every finished game).
 func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 	cfg := t.cfg
-	eval, err := selfplay.NewNetEvaluator(t.net, t.game, cfg.Batcher, cfg.SelfPlay.CacheSize)
+	eval, closeEval, err := NewSelfPlayEvaluator(t.net, t.game, cfg)
 	if err != nil {
-		return selfplay.Stats{}, fmt.Errorf("train: %w", err)
+		return selfplay.Stats{}, err
 	}
-	defer eval.Close()
+	defer closeEval()
 	spCtx, cancel := t.limited(ctx)
 	defer cancel()
 	target := cfg.Train.PositionsPerIteration
@@ -665,7 +666,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 	start := time.Now()
 	step := t.state.Step
 	maxBatch := cfg.Eval.ParallelGames * cfg.Search.LeavesInFlight
-	cur, err := NewNetPlayer(fmt.Sprintf("net-%d", step), t.net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, maxBatch)
+	cur, err := NewNetPlayer(fmt.Sprintf("net-%d", step), t.net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, maxBatch, cfg.SelfPlay.Workers)
 	if err != nil {
 		return err
 	}
@@ -743,7 +744,7 @@ func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64)
 	}
 	defer ck.Net.Close()
 	cfg := t.cfg
-	p, err := NewNetPlayer(fmt.Sprintf("net-%d", prev), ck.Net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames*cfg.Search.LeavesInFlight)
+	p, err := NewNetPlayer(fmt.Sprintf("net-%d", prev), ck.Net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames*cfg.Search.LeavesInFlight, cfg.SelfPlay.Workers)
 	if err != nil {
 		return arena.Result{}, 0, false, err
 	}
@@ -832,4 +833,47 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 		"train_steps", tp.steps, "buffer", bs.Positions)
 	fmt.Fprintln(t.stderr, msg)
 	return nil
+}
+
+// NewSelfPlayEvaluator returns the evaluator self-play uses with net under
+// cfg: cfg.SelfPlay.Workers batcher workers (single-threaded copies of net
+// when there are several), cfg.Batcher's batching and cfg.SelfPlay's cache.
+// Call closeEval when the games are done: it stops the batcher and frees
+// the copies.
+func NewSelfPlayEvaluator(net *model.Net, game env.Game, cfg Config) (eval *selfplay.NetEvaluator, closeEval func(), err error) {
+	nets, release, err := workerNets(net, cfg.SelfPlay.Workers)
+	if err != nil {
+		return nil, nil, fmt.Errorf("train: self-play networks: %w", err)
+	}
+	e, err := selfplay.NewNetEvaluatorWorkers(nets, game, cfg.Batcher, cfg.SelfPlay.CacheSize)
+	if err != nil {
+		release()
+		return nil, nil, fmt.Errorf("train: %w", err)
+	}
+	return e, func() { e.Close(); release() }, nil
+}
+
+// workerNets returns the networks of a self-play batcher with workers
+// workers: net itself for one worker; otherwise that many single-threaded
+// copies of net, freed by release (after the batcher is closed).
+func workerNets(net *model.Net, workers int) (nets []mcts.Network, release func(), err error) {
+	if workers <= 1 {
+		return []mcts.Network{net}, func() {}, nil
+	}
+	copies := make([]*model.Net, 0, workers)
+	release = func() {
+		for _, c := range copies {
+			c.Close()
+		}
+	}
+	for range workers {
+		c, err := net.CloneThreads(1)
+		if err != nil {
+			release()
+			return nil, nil, err
+		}
+		copies = append(copies, c)
+		nets = append(nets, c)
+	}
+	return nets, release, nil
 }

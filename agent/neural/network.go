@@ -30,11 +30,17 @@ type Options struct {
 	// MaxWait is how long a batch may wait to fill (0: DefaultMaxWait;
 	// negative: never wait, evaluate whatever has arrived).
 	MaxWait time.Duration
+	// Workers is the number of copies of the network that evaluate
+	// batches in parallel, each single-threaded on its own OS thread (see
+	// mcts.NewBatcherWorkers); 0 and 1 mean the network itself, alone.
+	// One worker per core suits parallel games on a CPU.
+	Workers int
 }
 
 // withDefaults resolves zero and negative fields.
 func (o Options) withDefaults() Options {
 	o.Concurrency = max(o.Concurrency, 1)
+	o.Workers = max(o.Workers, 1)
 	switch {
 	case o.MaxWait == 0:
 		o.MaxWait = DefaultMaxWait
@@ -87,6 +93,7 @@ type Network struct {
 
 	mu       sync.Mutex
 	batchers map[int]*mcts.Batcher // by leaves in flight
+	copies   []*model.Net          // the workers' networks, freed by Close
 	closed   bool
 }
 
@@ -244,7 +251,19 @@ func (n *Network) Evaluator(leaves int) (mcts.Evaluator, error) {
 	if b, ok := n.batchers[leaves]; ok {
 		return b, nil
 	}
-	b, err := mcts.NewBatcher(n.net, n.game, mcts.BatcherConfig{MaxBatch: n.opts.Concurrency * leaves, MaxWait: n.opts.MaxWait})
+	nets := []mcts.Network{n.net}
+	if n.opts.Workers > 1 {
+		nets = nets[:0]
+		for range n.opts.Workers {
+			c, err := n.net.CloneThreads(1)
+			if err != nil {
+				return nil, fmt.Errorf("network %s: worker copy: %w", n.info.Name, err)
+			}
+			n.copies = append(n.copies, c)
+			nets = append(nets, c)
+		}
+	}
+	b, err := mcts.NewBatcherWorkers(nets, n.game, mcts.BatcherConfig{MaxBatch: n.opts.Concurrency * leaves, MaxWait: n.opts.MaxWait})
 	if err != nil {
 		return nil, fmt.Errorf("network %s: %w", n.info.Name, err)
 	}
@@ -265,6 +284,7 @@ func (n *Network) Stats() mcts.BatcherStats {
 		total.MaxBatchSeen = max(total.MaxBatchSeen, st.MaxBatchSeen)
 		total.ForwardTime += st.ForwardTime
 		total.Elapsed = max(total.Elapsed, st.Elapsed)
+		total.Workers = max(total.Workers, st.Workers)
 	}
 	return total
 }
@@ -281,6 +301,10 @@ func (n *Network) Close() error {
 	for _, b := range n.batchers {
 		b.Close()
 	}
+	for _, c := range n.copies {
+		c.Close()
+	}
+	n.copies = nil
 	if n.ownsNet {
 		n.net.Close()
 	}

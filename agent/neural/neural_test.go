@@ -61,16 +61,22 @@ func TestPlaysLegalGames(t *testing.T) {
 		game     env.Game
 		settings Settings
 		opponent agent.Factory
+		workers  int
 	}{
-		{tictactoe.New(), Settings{Simulations: 16, Mode: "puct", LeavesInFlight: 1, CPUCT: 1.25, ReuseTree: true}, agent.RandomFactory()},
-		{tictactoe.New(), Settings{Simulations: 16, Mode: "gumbel", LeavesInFlight: 2, CPUCT: 1.25}, agent.RandomFactory()},
-		{wyb.New(wyb.Options{TurnLimit: 40}), Settings{Simulations: 8, Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true}, agent.RandomFactory()},
+		{tictactoe.New(), Settings{Simulations: 16, Mode: "puct", LeavesInFlight: 1, CPUCT: 1.25, ReuseTree: true}, agent.RandomFactory(), 0},
+		{tictactoe.New(), Settings{Simulations: 16, Mode: "gumbel", LeavesInFlight: 2, CPUCT: 1.25}, agent.RandomFactory(), 1},
+		{wyb.New(wyb.Options{TurnLimit: 40}), Settings{Simulations: 8, Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true}, agent.RandomFactory(), 0},
+		{wyb.New(wyb.Options{TurnLimit: 40}), Settings{Simulations: 8, Mode: "gumbel", LeavesInFlight: 2, CPUCT: 1.25}, agent.RandomFactory(), 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name()+"-"+string(tc.settings.Mode), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "net.ckpt")
 			writeCheckpoint(t, path, tc.game, tinyConfig, model.Metadata{Step: 5})
-			n := loadNet(t, path, tc.game)
+			n, err := Load(path, tc.game, Options{Concurrency: 2, Workers: tc.workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer n.Close()
 			f, err := n.Factory(tc.settings)
 			if err != nil {
 				t.Fatal(err)
@@ -88,6 +94,9 @@ func TestPlaysLegalGames(t *testing.T) {
 			st := n.Stats()
 			if st.Positions < int64(res.MovesA) {
 				t.Errorf("the network evaluated %d positions for %d moves", st.Positions, res.MovesA)
+			}
+			if st.Workers != max(tc.workers, 1) {
+				t.Errorf("%d batcher workers, want %d", st.Workers, max(tc.workers, 1))
 			}
 		})
 	}

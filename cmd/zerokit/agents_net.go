@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 
 	"github.com/zerokit/zerokit/agent/neural"
@@ -20,7 +21,9 @@ type netAgents struct {
 
 // addNetAgents registers the "net" kind with reg.
 func addNetAgents(reg *spec.Registry, concurrency int) (*netAgents, error) {
-	pool := neural.NewPool(neural.Options{Concurrency: concurrency})
+	// One single-threaded copy of each network per core, when games run
+	// in parallel: faster on a CPU than one multi-threaded network.
+	pool := neural.NewPool(neural.Options{Concurrency: concurrency, Workers: min(concurrency, runtime.NumCPU())})
 	if err := reg.Register(neural.KindName, pool.Kind()); err != nil {
 		pool.Close()
 		return nil, err

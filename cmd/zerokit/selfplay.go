@@ -109,11 +109,11 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if rec.Pending > 0 {
 		fmt.Fprintf(stderr, "selfplay: recovered %d games left pending by an interrupted run (%d already stored)\n", rec.Pending, rec.Duplicates)
 	}
-	eval, err := selfplay.NewNetEvaluator(ck.Net, game, cfg.Batcher, cfg.SelfPlay.CacheSize)
+	eval, closeEval, err := train.NewSelfPlayEvaluator(ck.Net, game, cfg)
 	if err != nil {
 		return err
 	}
-	defer eval.Close()
+	defer closeEval()
 	gen, err := selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
 		Search: cfg.Search, Seed: *seed, FirstGame: store.NextGame(), Worker: *worker,
 	})
