@@ -82,6 +82,28 @@ func waitGoroutines(t *testing.T, want int) {
 	}
 }
 
+// evaluateAndCheck evaluates st through b and checks that the answer is
+// the fake network's for st (and not another caller's).
+func evaluateAndCheck(b *Batcher, g env.Game, st env.State) error {
+	legal := st.LegalActions(nil)
+	priors := make([]float32, len(legal))
+	v, err := b.Evaluate(context.Background(), st, legal, priors)
+	if err != nil {
+		return err
+	}
+	obs := make([]float32, g.ObservationShape().Size())
+	st.Observation(obs)
+	logits, wantV := fakeOutputs(obs, g.NumActions())
+	want := make([]float32, len(legal))
+	if err := MaskedSoftmax(logits, legal, want); err != nil {
+		return err
+	}
+	if v != wantV || !slices.Equal(priors, want) {
+		return errors.New("caller got another position's answer")
+	}
+	return nil
+}
+
 func TestBatcherBatchesAndRoutesAnswers(t *testing.T) {
 	base := runtime.NumGoroutine()
 	g := tictactoe.New()
@@ -95,24 +117,8 @@ func TestBatcherBatchesAndRoutesAnswers(t *testing.T) {
 	errs := make(chan error, callers)
 	for k := range callers {
 		wg.Go(func() {
-			st := position(t, k) // a different position per caller
-			legal := st.LegalActions(nil)
-			priors := make([]float32, len(legal))
-			v, err := b.Evaluate(context.Background(), st, legal, priors)
-			if err != nil {
+			if err := evaluateAndCheck(b, g, position(t, k)); err != nil { // a different position per caller
 				errs <- err
-				return
-			}
-			obs := make([]float32, g.ObservationShape().Size())
-			st.Observation(obs)
-			logits, wantV := fakeOutputs(obs, g.NumActions())
-			want := make([]float32, len(legal))
-			if err := MaskedSoftmax(logits, legal, want); err != nil {
-				errs <- err
-				return
-			}
-			if v != wantV || !slices.Equal(priors, want) {
-				errs <- errors.New("caller got another position's answer")
 			}
 		})
 	}
@@ -213,24 +219,8 @@ func TestBatcherWorkersRunInParallel(t *testing.T) {
 	errs := make(chan error, callers)
 	for k := range callers {
 		wg.Go(func() {
-			st := position(t, k)
-			legal := st.LegalActions(nil)
-			priors := make([]float32, len(legal))
-			v, err := b.Evaluate(context.Background(), st, legal, priors)
-			if err != nil {
+			if err := evaluateAndCheck(b, g, position(t, k)); err != nil {
 				errs <- err
-				return
-			}
-			obs := make([]float32, g.ObservationShape().Size())
-			st.Observation(obs)
-			logits, wantV := fakeOutputs(obs, g.NumActions())
-			want := make([]float32, len(legal))
-			if err := MaskedSoftmax(logits, legal, want); err != nil {
-				errs <- err
-				return
-			}
-			if v != wantV || !slices.Equal(priors, want) {
-				errs <- errors.New("caller got another position's answer")
 			}
 		})
 	}

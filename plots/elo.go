@@ -103,7 +103,11 @@ func eloPNG(series []EloSeries, refs []Reference, chart EloChart) ([]byte, error
 		ymin, ymax = ymin-50, ymax+50
 	}
 	margin := 0.05 * (ymax - ymin)
-	ymin, ymax = ymin-margin, ymax+margin
+	// Headroom for the legend (drawn at the top left), one row per
+	// reference line and series, so that it does not cover the highest
+	// line.
+	rows := float64(len(refs) + len(series))
+	ymin, ymax = ymin-margin, ymax+margin+0.07*rows*(ymax-ymin)
 	p.X.Min, p.X.Max = xmin, xmax
 	p.Y.Min, p.Y.Max = ymin, ymax
 

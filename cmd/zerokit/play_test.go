@@ -8,6 +8,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/spec"
+	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/wyb"
 )
 
@@ -99,6 +100,20 @@ func humanLine(a, i int) string {
 // random agent and the opponent is a seeded random agent, whose moves the
 // test predicts by running the same agent on a replica. Wrong inputs are
 // mixed in and must be refused with a reason.
+// playAgents returns the agent "random:seed=5" play builds as the opponent
+// (to predict its moves) and a random agent that plays the person's moves.
+func playAgents(t *testing.T, game env.Game) (bot, person agent.Agent) {
+	t.Helper()
+	built, err := spec.Default().Build(game, "random:seed=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bot, err = built.NewAgent(0); err != nil {
+		t.Fatal(err)
+	}
+	return bot, agent.NewRandom(99)
+}
+
 func TestPlayFullGame(t *testing.T) {
 	for _, colour := range []string{"white", "black"} {
 		t.Run(colour, func(t *testing.T) {
@@ -108,19 +123,12 @@ func TestPlayFullGame(t *testing.T) {
 			if colour == "black" {
 				human = wyb.BlackPlayer
 			}
-			built, err := spec.Default().Build(game, "random:seed=5")
-			if err != nil {
-				t.Fatal(err)
-			}
-			bot, err := built.NewAgent(0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			person := agent.NewRandom(99)
+			bot, person := playAgents(t, game)
 			s := game.NewState()
 			var in strings.Builder
 			for i := 0; !s.IsTerminal(); i++ {
 				var a int
+				var err error
 				if s.CurrentPlayer() == human {
 					if i%7 == 0 {
 						in.WriteString("help\n\n9 9\n")
@@ -143,7 +151,7 @@ func TestPlayFullGame(t *testing.T) {
 				t.Fatalf("play: %v\n%s", err, errb.String())
 			}
 			o := out.String()
-			wantEnd := "Game over: " + result(s, human) + "\n"
+			wantEnd := "Game over: " + result(s, human) + wybUI{}.outcome(s) + "\n"
 			if !strings.HasSuffix(o, wantEnd) {
 				t.Errorf("output ends %q, want %q", o[max(0, len(o)-300):], wantEnd)
 			}
@@ -156,6 +164,73 @@ func TestPlayFullGame(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlaySquatter scripts a whole Squatter game on a 6x6 board as
+// TestPlayFullGame does, with malformed and illegal inputs mixed in.
+func TestPlaySquatter(t *testing.T) {
+	for _, colour := range []string{"black", "white"} {
+		t.Run(colour, func(t *testing.T) {
+			game, err := gameByName("squatter6")
+			if err != nil {
+				t.Fatal(err)
+			}
+			human := 0
+			if colour == "white" {
+				human = 1
+			}
+			bot, person := playAgents(t, game)
+			s := game.NewInitialState()
+			var in strings.Builder
+			var taken string
+			for i := 0; !s.IsTerminal(); i++ {
+				var a int
+				var err error
+				if s.CurrentPlayer() == human {
+					if i%5 == 0 {
+						in.WriteString("help\n9,9\nx\n")
+						if taken != "" {
+							in.WriteString(taken + "\n")
+						}
+					}
+					a, err = person.Act(context.Background(), s)
+					x, y, _ := strings.Cut(s.ActionString(a), ",")
+					in.WriteString("(" + x + ", " + y + ")\n")
+				} else {
+					a, err = bot.Act(context.Background(), s.Clone())
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				taken = s.ActionString(a)
+				if err := s.ApplyAction(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var out, errb strings.Builder
+			args := []string{"-game", "squatter6", "-agent", "random:seed=5", "-colour", colour, "-move-time", "1s"}
+			if err := runPlay(context.Background(), args, strings.NewReader(in.String()), &out, &errb); err != nil {
+				t.Fatalf("play: %v\n%s", err, errb.String())
+			}
+			o := out.String()
+			wantEnd := squatterUI{}.board(s)
+			if !strings.HasSuffix(o, "Game over: "+result(s, human)+squatterUI{}.outcome(s)+"\n") || !strings.Contains(o, wantEnd) {
+				t.Errorf("output ends %q, want the replica's final board and result", o[max(0, len(o)-400):])
+			}
+			for _, want := range []string{"Squatter.", "off the 6x6 board", "is not free", "write x,y", "legal moves:", "random played"} {
+				if !strings.Contains(o, want) {
+					t.Errorf("output lacks %q", want)
+				}
+			}
+		})
+	}
+	var out, errb strings.Builder
+	if err := runPlay(context.Background(), []string{"-game", "squatter", "-turn-limit", "5"}, strings.NewReader(""), &out, &errb); err == nil {
+		t.Error("-turn-limit with squatter accepted")
+	}
+	if err := runPlay(context.Background(), []string{"-game", "tictactoe"}, strings.NewReader(""), &out, &errb); err == nil {
+		t.Error("-game tictactoe accepted")
 	}
 }
 
