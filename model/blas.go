@@ -22,10 +22,10 @@ import "C"
 // Every network this package builds sets it to 1. libtorch already splits
 // an operation across Config.Threads threads, and OpenBLAS's own threads
 // serialise concurrent callers (its multithreaded level-3 routines share
-// one lock): two single-threaded networks evaluating batches at the same
-// time on two cores ran no faster than one, and training steps ran 10%
-// slower, with OpenBLAS's default of one thread per core (measured on the
-// 2-core reference machine with zerokit bench).
+// one lock): two single-threaded networks evaluating self-play batches at
+// the same time reached 777 positions/s with OpenBLAS's default of one
+// thread per core and 1,017 with one thread per call (zerokit bench on the
+// 2-core reference machine; one network alone: 684).
 func BLASThreads() int { return int(C.zk_blas_threads(0)) }
 
 // singleThreadedBLAS sets OpenBLAS (if loaded) to one thread per call.
