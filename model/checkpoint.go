@@ -518,6 +518,24 @@ func (n *Net) Clone() (*Net, error) {
 	return n.CloneThreads(n.c.cfg.Threads)
 }
 
+// Copies returns k independent copies of the network (CloneThreads(threads)
+// each), for example one single-threaded copy per core to evaluate batches
+// in parallel. On error the copies made so far are closed.
+func (n *Net) Copies(k, threads int) ([]*Net, error) {
+	copies := make([]*Net, 0, k)
+	for range k {
+		c, err := n.CloneThreads(threads)
+		if err != nil {
+			for _, c := range copies {
+				c.Close()
+			}
+			return nil, err
+		}
+		copies = append(copies, c)
+	}
+	return copies, nil
+}
+
 // CloneThreads is Clone with the copy's operations running on threads
 // libtorch threads (0: libtorch's default), for example single-threaded
 // copies that evaluate batches on every core at once.

@@ -342,17 +342,15 @@ func TestCloneThreadsInParallel(t *testing.T) {
 	n := newTestNet(t, tinyConfig(), tinyShape)
 	obs := randomObs(rand.New(rand.NewPCG(9, 9)), tinyShape, 8)
 	wantL, wantV := forward(t, n, obs, 8)
-	clones := make([]*Net, 2)
-	for i := range clones {
-		c, err := n.CloneThreads(1)
-		if err != nil {
-			t.Fatal(err)
-		}
+	clones, err := n.Copies(2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range clones {
 		defer c.Close()
 		if c.Config().Threads != 1 {
-			t.Fatalf("clone threads %d, want 1", c.Config().Threads)
+			t.Fatalf("copy threads %d, want 1", c.Config().Threads)
 		}
-		clones[i] = c
 	}
 	near := func(a, b []float32) bool {
 		for i := range a {

@@ -860,20 +860,16 @@ func workerNets(net *model.Net, workers int) (nets []mcts.Network, release func(
 	if workers <= 1 {
 		return []mcts.Network{net}, func() {}, nil
 	}
-	copies := make([]*model.Net, 0, workers)
-	release = func() {
+	copies, err := net.Copies(workers, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range copies {
+		nets = append(nets, c)
+	}
+	return nets, func() {
 		for _, c := range copies {
 			c.Close()
 		}
-	}
-	for range workers {
-		c, err := net.CloneThreads(1)
-		if err != nil {
-			release()
-			return nil, nil, err
-		}
-		copies = append(copies, c)
-		nets = append(nets, c)
-	}
-	return nets, release, nil
+	}, nil
 }

@@ -253,13 +253,13 @@ func (n *Network) Evaluator(leaves int) (mcts.Evaluator, error) {
 	}
 	nets := []mcts.Network{n.net}
 	if n.opts.Workers > 1 {
+		copies, err := n.net.Copies(n.opts.Workers, 1)
+		if err != nil {
+			return nil, fmt.Errorf("network %s: worker copies: %w", n.info.Name, err)
+		}
+		n.copies = append(n.copies, copies...)
 		nets = nets[:0]
-		for range n.opts.Workers {
-			c, err := n.net.CloneThreads(1)
-			if err != nil {
-				return nil, fmt.Errorf("network %s: worker copy: %w", n.info.Name, err)
-			}
-			n.copies = append(n.copies, c)
+		for _, c := range copies {
 			nets = append(nets, c)
 		}
 	}
