@@ -57,7 +57,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("selfplay config: max_moves = %d: want a value >= 0 (0: the game's bound)", c.MaxMoves)
 	}
 	if c.Workers < 0 || c.Workers > 64 {
-		return fmt.Errorf("selfplay config: workers = %d: want a value in [1, 64]", c.Workers)
+		return fmt.Errorf("selfplay config: workers = %d: want a value in [0, 64] (0 means 1)", c.Workers)
 	}
 	if c.CacheSize < 0 {
 		return fmt.Errorf("selfplay config: cache_size = %d: want a value >= 0 (0 disables)", c.CacheSize)
