@@ -68,8 +68,9 @@ func (g *Game) ObservationShape() env.Shape {
 	return env.Shape{Planes: NumPlanes, Height: Size, Width: Size}
 }
 
-// EncodingVersion is 1.
-func (g *Game) EncodingVersion() int { return 1 }
+// EncodingVersion is 2 (version 1 lacked the threat and shrink-square
+// planes).
+func (g *Game) EncodingVersion() int { return 2 }
 
 // MaxGameLength is 24 + TurnLimit, or 0 (unbounded) without a limit.
 func (g *Game) MaxGameLength() int {

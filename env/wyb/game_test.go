@@ -28,7 +28,7 @@ func TestGameProperties(t *testing.T) {
 		if g.Name() != c.name || g.MaxGameLength() != c.maxLen || g.Options().TurnLimit != c.limitOf {
 			t.Errorf("%+v: name %q max %d limit %d, want %q %d %d", c.opts, g.Name(), g.MaxGameLength(), g.Options().TurnLimit, c.name, c.maxLen, c.limitOf)
 		}
-		if g.NumActions() != 577 || g.EncodingVersion() != 1 {
+		if g.NumActions() != 577 || g.EncodingVersion() != 2 {
 			t.Errorf("NumActions %d EncodingVersion %d", g.NumActions(), g.EncodingVersion())
 		}
 		if sh := g.ObservationShape(); sh != (env.Shape{Planes: NumPlanes, Height: 8, Width: 8}) {
@@ -180,6 +180,13 @@ func TestObservation(t *testing.T) {
 		{"own to place", sum(PlaneOwnToPlace), 0},
 		{"opp to place", sum(PlaneOppToPlace), 0},
 		{"progress", cell(PlaneProgress, 0, 7), 0.75},
+		{"own threatened", sum(PlaneOwnThreatened), 0},
+		{"opp threatened", sum(PlaneOppThreatened), 0},
+		{"next shrink count", sum(PlaneNextShrink), 24},
+		{"next shrink (1,1)", cell(PlaneNextShrink, 1, 1), 1},
+		{"next shrink new corner (2,2)", cell(PlaneNextShrink, 2, 2), 1},
+		{"next shrink (3,3)", cell(PlaneNextShrink, 3, 3), 0},
+		{"shrink near", sum(PlaneShrinkNear), 0},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -192,8 +199,42 @@ func TestObservation(t *testing.T) {
 	p.Observation(obs)
 	if sum(PlaneOwn) != 0 || sum(PlaneOpp) != 1 || sum(PlanePlaceable) != 45 || sum(PlanePlacing) != 64 ||
 		sum(PlaneMoverIsWhite) != 0 || cell(PlaneOwnToPlace, 0, 0) != 1 || cell(PlaneOppToPlace, 0, 0) != 11.0/12 ||
-		cell(PlaneShrink, 0, 0) != 1 || sum(PlaneProgress) != 0 {
+		cell(PlaneShrink, 0, 0) != 1 || sum(PlaneProgress) != 0 || sum(PlaneNextShrink) != 32 ||
+		sum(PlaneOwnThreatened) != 0 || sum(PlaneOppThreatened) != 0 || sum(PlaneShrinkNear) != 0 {
 		t.Errorf("placing observation wrong")
+	}
+	// Threats both ways, three turns before the first shrink, Black to
+	// move: White's (3,5) stepping up to (3,4) sandwiches Black's (3,3)
+	// against (3,2); Black's (4,4) stepping left to (3,4) sandwiches
+	// White's (3,5) against (3,6).
+	m := mustPosition(t, Options{}, diag(
+		"X------X",
+		emptyRow,
+		"---O----",
+		"---@----",
+		"----@---",
+		"---O----",
+		"---@----",
+		"X------X"), Moving, 125)
+	if m.CurrentPlayer() != BlackPlayer {
+		t.Fatal("want Black to move")
+	}
+	m.Observation(obs)
+	wantOwn := m.ThreatenedBy(WhitePlayer)
+	wantOpp := m.ThreatenedBy(BlackPlayer)
+	for sq := range 64 {
+		if got := plane(PlaneOwnThreatened)[sq]; got != float32(wantOwn>>sq&1) {
+			t.Errorf("own threatened square %d: %v", sq, got)
+		}
+		if got := plane(PlaneOppThreatened)[sq]; got != float32(wantOpp>>sq&1) {
+			t.Errorf("opp threatened square %d: %v", sq, got)
+		}
+	}
+	if wantOwn != bit(3+8*3) || wantOpp != bit(3+8*5) {
+		t.Errorf("position meant to have threats both ways: %#x %#x", wantOwn, wantOpp)
+	}
+	if got, want := cell(PlaneShrinkNear, 0, 0), float32(1-2.0/ShrinkNear); got != want {
+		t.Errorf("shrink near %v, want %v", got, want)
 	}
 }
 

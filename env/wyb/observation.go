@@ -3,7 +3,7 @@ package wyb
 import "math/bits"
 
 // NumPlanes is the number of 8x8 planes in an observation.
-const NumPlanes = 11
+const NumPlanes = 15
 
 // Observation planes, from the point of view of the player to move ("own" =
 // the mover, "opp" = the other player). The board is never flipped: plane
@@ -39,7 +39,24 @@ const (
 	// the turn limit, or DefaultTurnLimit when there is none (so with the
 	// limit, 1 means the game is adjudicated now); 0 while placing.
 	PlaneProgress
+	// PlaneOwnThreatened: the mover's pieces the opponent could eliminate
+	// with its next action if the mover passed (see ThreatenedBy).
+	PlaneOwnThreatened
+	// PlaneOppThreatened: the opponent's pieces the mover can eliminate
+	// with this action.
+	PlaneOppThreatened
+	// PlaneNextShrink: the squares the next shrink takes away from play
+	// (its ring and its new corners); all zero after the second shrink.
+	PlaneNextShrink
+	// PlaneShrinkNear: how close the next shrink is, 1 - (t-1)/ShrinkNear
+	// clipped to [0, 1] for t = TurnsToShrink() (1 when this is the last
+	// turn before it); 0 once no shrink is left.
+	PlaneShrinkNear
 )
+
+// ShrinkNear is the number of turns before a shrink over which
+// PlaneShrinkNear rises from 0 to 1.
+const ShrinkNear = 24
 
 // Observation writes the NumPlanes x 8 x 8 encoding described by the Plane
 // constants into dst (length NumPlanes*64).
@@ -86,4 +103,35 @@ func (s *State) Observation(dst []float32) {
 		}
 		fill(PlaneProgress, min(float32(s.turn)/float32(l), 1))
 	}
+	if s.outcome != Ongoing {
+		return
+	}
+	setBits(PlaneOwnThreatened, s.ThreatenedBy(q))
+	setBits(PlaneOppThreatened, s.ThreatenedBy(p))
+	setBits(PlaneNextShrink, s.b.nextShrink())
+	if t := s.TurnsToShrink(); t > 0 {
+		fill(PlaneShrinkNear, max(0, 1-float32(t-1)/ShrinkNear))
+	}
 }
+
+// ThreatenedBy returns the squares of player 1-p's pieces that player p
+// could eliminate with one action if it were p's turn now: a placement in
+// p's zone while p still has pieces to place, or else a step or a jump (in
+// the placing phase, a player with nothing left to place threatens
+// nothing). It is exact: it applies the elimination rule to every such
+// action.
+func (s *State) ThreatenedBy(p int) uint64 {
+	p &= 1
+	if s.phase == Placing {
+		if s.ToPlace(p) == 0 {
+			return 0
+		}
+		return s.b.threats(p, true)
+	}
+	return s.b.threats(p, false)
+}
+
+// NextShrinkSquares returns the squares the next shrink takes away from
+// play (the ring it removes and the squares that become corners), or 0 when
+// both shrinks have happened.
+func (s *State) NextShrinkSquares() uint64 { return s.b.nextShrink() }

@@ -284,6 +284,45 @@ func (b *board) shrink() {
 	}
 }
 
+// nextShrink is the set of squares the next shrink (rule 7) takes away
+// from play: the ring it removes and the squares that become corners. It is
+// empty after the second shrink.
+func (b *board) nextShrink() uint64 {
+	if b.shrinks >= 2 {
+		return 0
+	}
+	m := geo.ring[b.shrinks]
+	lo, hi := int(b.shrinks)+1, Size-2-int(b.shrinks)
+	for _, c := range [4][2]int{{lo, lo}, {lo, hi}, {hi, hi}, {hi, lo}} {
+		m |= bit(square(c[0], c[1]))
+	}
+	return m
+}
+
+// threats is the set of player q = 1-p's pieces that player p could
+// eliminate with one action on this board were it p's turn (rules 3-5): a
+// placement when placing is set (and p has a piece to place), else a step or
+// a jump. A moving piece never stands behind its own victim: a jump over the
+// victim leaves the square beyond it empty.
+func (b *board) threats(p int, placing bool) uint64 {
+	q := 1 - p
+	if placing {
+		return captured(b.placeable(p), b.pieces[q], b.pieces[p]|b.corners)
+	}
+	var ms moveSet
+	b.moves(p, &ms)
+	var out uint64
+	for dir := range 4 {
+		for m := ms.has[dir]; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			kind := bitAt(ms.jump[dir], sq)
+			to := bit(sq + moveDelta[dir*2+kind])
+			out |= captured(to, b.pieces[q], b.pieces[p]&^bit(sq)|b.corners)
+		}
+	}
+	return out
+}
+
 // placeable is the set of squares where player p may place (rule 3).
 func (b *board) placeable(p int) uint64 { return zone(p) & b.empty() }
 
