@@ -10,7 +10,7 @@ import (
 
 // wybShape is Watch Your Back!'s observation and action space (11 planes of
 // 8x8, 577 actions); the model package does not import the game.
-var wybShape = Shape{Planes: 11, Height: 8, Width: 8, Actions: 577}
+var wybShape = Shape{Planes: 15, Height: 8, Width: 8, Actions: 577}
 
 var benchArchs = []struct {
 	name string

@@ -1,38 +1,31 @@
 package model
 
 import (
-	"archive/zip"
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
+
+	"github.com/zerokit/zerokit/model/ckpt"
 )
 
-// Checkpoint file layout: a zip archive (entries stored uncompressed) with
+// Checkpoint file layout (see package model/ckpt): a zip archive (entries
+// stored uncompressed) with
 //
-//	zerokit-checkpoint.json  metadata (checkpointHeader)
+//	zerokit-checkpoint.json  metadata (ckpt.Header)
 //	config                   the Metadata.Config blob, verbatim (optional)
 //	tensors/<name>           each network tensor, little-endian float32
 //	optimizer/<name>/<slot>  each optimizer state tensor (optional)
 const (
-	checkpointFormat  = "zerokit-checkpoint"
-	checkpointVersion = 1
-	headerEntry       = "zerokit-checkpoint.json"
-	configEntry       = "config"
-	tensorPrefix      = "tensors/"
-	optimizerPrefix   = "optimizer/"
-	// maxHeaderBytes and maxConfigBytes bound what Load reads from the
-	// metadata and config entries (tensor entries must have their exact
-	// size), so that a crafted file cannot make it allocate gigabytes.
-	maxHeaderBytes = 1 << 20
-	maxConfigBytes = 64 << 20
+	headerEntry     = ckpt.HeaderEntry
+	configEntry     = ckpt.ConfigEntry
+	tensorPrefix    = ckpt.TensorPrefix
+	optimizerPrefix = ckpt.OptimizerPrefix
+	maxConfigBytes  = ckpt.MaxConfigBytes
 )
 
 // Metadata is what a checkpoint records besides the network and optimizer.
@@ -50,31 +43,6 @@ type Metadata struct {
 	Config []byte
 }
 
-type tensorRecord struct {
-	Name  string  `json:"name"`
-	Shape []int64 `json:"shape"`
-}
-
-type optimizerRecord struct {
-	Config TrainConfig `json:"config"`
-	Step   int64       `json:"step"`
-	Slots  []string    `json:"slots"`
-}
-
-// checkpointHeader is the JSON metadata entry.
-type checkpointHeader struct {
-	Format          string           `json:"format"`
-	Version         int              `json:"version"`
-	Game            string           `json:"game"`
-	EncodingVersion int              `json:"encoding_version"`
-	Step            int64            `json:"step"`
-	Seed            uint64           `json:"seed"`
-	Network         Config           `json:"network"`
-	Shape           Shape            `json:"shape"`
-	Tensors         []tensorRecord   `json:"tensors"`
-	Optimizer       *optimizerRecord `json:"optimizer,omitempty"`
-}
-
 // Save writes net's weights, tr's optimizer state (tr may be nil) and meta
 // to path atomically: a temporary file in the same directory, synced, then
 // renamed over path.
@@ -82,154 +50,56 @@ func Save(path string, net *Net, tr *Trainer, meta Metadata) error {
 	if tr != nil && tr.net.c != net.c {
 		return fmt.Errorf("checkpoint %s: the trainer belongs to another network", path)
 	}
-	h, tensors, slots, err := snapshot(net, tr, meta)
+	c, err := snapshot(net, tr, meta)
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	var buf bytes.Buffer
-	if err := writeArchive(&buf, h, meta.Config, tensors, slots); err != nil {
-		return fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	return nil
-}
-
-// paramSlots is the optimizer state of one parameter, in slot-name order.
-type paramSlots struct {
-	name string
-	vals [][]float32
+	return ckpt.WriteFile(path, c)
 }
 
 // snapshot copies the network's (and optimizer's) tensors to Go memory.
-func snapshot(net *Net, tr *Trainer, meta Metadata) (checkpointHeader, [][]float32, []paramSlots, error) {
+func snapshot(net *Net, tr *Trainer, meta Metadata) (*ckpt.Checkpoint, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	c := net.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	h := checkpointHeader{
-		Format: checkpointFormat, Version: checkpointVersion,
-		Game: meta.Game, EncodingVersion: meta.EncodingVersion, Step: meta.Step, Seed: meta.Seed,
-		Network: c.cfg, Shape: net.shape,
+	ck := &ckpt.Checkpoint{
+		Header: ckpt.Header{
+			Game: meta.Game, EncodingVersion: meta.EncodingVersion, Step: meta.Step, Seed: meta.Seed,
+			Network: c.cfg, Shape: net.shape,
+		},
+		RunConfig: meta.Config,
 	}
 	if c.st == nil || (tr != nil && tr.closed) {
-		return h, nil, nil, errClosed
+		return nil, errClosed
 	}
 	e := newEngine()
-	var tensors [][]float32
 	for _, t := range c.st.tensors {
-		h.Tensors = append(h.Tensors, tensorRecord{Name: t.name, Shape: t.shape})
 		v := make([]float32, t.numel())
 		e.copyOut(t.h, v)
-		tensors = append(tensors, v)
+		ck.Tensors = append(ck.Tensors, ckpt.Tensor{Name: t.name, Shape: t.shape, Data: v})
 	}
-	var slots []paramSlots
 	if tr != nil {
-		h.Optimizer = &optimizerRecord{Config: tr.cfg, Step: tr.step, Slots: tr.cfg.slotNames()}
+		js, err := json.Marshal(tr.cfg)
+		if err != nil {
+			return nil, err
+		}
+		slots := tr.cfg.slotNames()
+		ck.Header.Optimizer = &ckpt.OptimizerRecord{Config: js, Step: tr.step, Slots: slots}
 		for i, p := range tr.params {
-			ps := paramSlots{name: p.name}
-			for _, sh := range tr.slots[i] {
+			for k, sh := range tr.slots[i] {
 				v := make([]float32, p.numel())
 				e.copyOut(sh, v)
-				ps.vals = append(ps.vals, v)
-			}
-			slots = append(slots, ps)
-		}
-	}
-	return h, tensors, slots, e.err
-}
-
-func writeArchive(w io.Writer, h checkpointHeader, config []byte, tensors [][]float32, slots []paramSlots) error {
-	zw := zip.NewWriter(w)
-	put := func(name string, data []byte) error {
-		// A fixed header (no timestamp) makes equal checkpoints equal files.
-		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(data)
-		return err
-	}
-	js, err := json.MarshalIndent(h, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := put(headerEntry, js); err != nil {
-		return err
-	}
-	if config != nil {
-		if err := put(configEntry, config); err != nil {
-			return err
-		}
-	}
-	for i, r := range h.Tensors {
-		if err := put(tensorPrefix+r.Name, floatBytes(tensors[i])); err != nil {
-			return err
-		}
-	}
-	for _, ps := range slots {
-		for k, s := range h.Optimizer.Slots {
-			if err := put(optimizerPrefix+ps.name+"/"+s, floatBytes(ps.vals[k])); err != nil {
-				return err
+				ck.Optimizer = append(ck.Optimizer, ckpt.Tensor{Name: p.name + "/" + slots[k], Shape: p.shape, Data: v})
 			}
 		}
 	}
-	return zw.Close()
+	return ck, e.err
 }
 
-func floatBytes(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
-// writeFileAtomic writes data to a temporary file next to path, syncs it,
-// renames it over path and syncs the directory.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
-// Expect is what Load checks a checkpoint against; zero fields are not
-// checked.
-type Expect struct {
-	// Game and EncodingVersion must match when Game is set.
-	Game            string
-	EncodingVersion int
-	// Shape must match when set. A spatial-policy network saved for another
-	// board size is returned as a view for this one (Net.WithBoard).
-	Shape Shape
-	// Config's architecture must match when set (Threads and NoPadSingle
-	// are taken from it in any case when set).
-	Config *Config
-}
+// Expect is what Load checks a checkpoint against (see ckpt.Expect).
+type Expect = ckpt.Expect
 
 // Checkpoint is a loaded checkpoint.
 type Checkpoint struct {
@@ -273,67 +143,12 @@ func LoadFrom(name string, r io.ReaderAt, size int64, want Expect) (*Checkpoint,
 }
 
 func load(path string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, error) {
-	zr, err := zip.NewReader(r, size)
-	if err != nil {
-		return nil, fmt.Errorf("not a readable zerokit checkpoint (truncated or another format?): %w", err)
-	}
-	entries := map[string]*zip.File{}
-	for _, f := range zr.File {
-		entries[f.Name] = f
-	}
-	// read returns an entry of exactly want bytes, or of at most -want
-	// bytes when want is negative. The zip reader fails on data longer
-	// than the entry's declared size and checks its CRC at the end.
-	read := func(name string, want int64) ([]byte, error) {
-		f, ok := entries[name]
-		if !ok {
-			return nil, fmt.Errorf("entry %s missing", name)
-		}
-		size := f.UncompressedSize64
-		if want >= 0 && size != uint64(want) {
-			return nil, fmt.Errorf("entry %s has %d bytes, want %d", name, size, want)
-		}
-		if want < 0 && size > uint64(-want) {
-			return nil, fmt.Errorf("entry %s has %d bytes, more than the limit of %d", name, size, -want)
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("entry %s: %w", name, err)
-		}
-		defer rc.Close()
-		b := make([]byte, size)
-		if _, err := io.ReadFull(rc, b); err != nil {
-			return nil, fmt.Errorf("entry %s: %w", name, err)
-		}
-		// Reading to the end checks the CRC.
-		if n, err := rc.Read(make([]byte, 1)); n != 0 || err != io.EOF {
-			if err == nil || err == io.EOF {
-				err = errors.New("longer than declared")
-			}
-			return nil, fmt.Errorf("entry %s: %w", name, err)
-		}
-		return b, nil
-	}
-	if _, ok := entries[headerEntry]; !ok {
-		return nil, fmt.Errorf("not a zerokit checkpoint (no %s entry)", headerEntry)
-	}
-	js, err := read(headerEntry, -maxHeaderBytes)
+	rd, err := ckpt.NewReader(r, size)
 	if err != nil {
 		return nil, err
 	}
-	var h checkpointHeader
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
-		return nil, fmt.Errorf("metadata: %w", err)
-	}
-	if h.Format != checkpointFormat {
-		return nil, fmt.Errorf("metadata: format %q, want %q", h.Format, checkpointFormat)
-	}
-	if h.Version != checkpointVersion {
-		return nil, fmt.Errorf("metadata: format version %d, this program reads version %d", h.Version, checkpointVersion)
-	}
-	if err := checkExpect(h, want); err != nil {
+	h := &rd.Header
+	if err := h.Check(want); err != nil {
 		return nil, err
 	}
 	cfg := h.Network
@@ -343,55 +158,47 @@ func load(path string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, err
 	if err := errors.Join(cfg.Validate(), h.Shape.Validate(cfg)); err != nil {
 		return nil, fmt.Errorf("metadata: %w", err)
 	}
-	layout := newStore(cfg, h.Shape)
-	if err := checkLayout(h.Tensors, layout); err != nil {
+	layout, err := rd.Layout()
+	if err != nil {
+		return nil, err
+	}
+	tensors, err := rd.Tensors(layout)
+	if err != nil {
 		return nil, err
 	}
 	values := map[string][]float32{}
-	for _, t := range layout.tensors {
-		b, err := read(tensorPrefix+t.name, 4*int64(t.numel()))
-		if err != nil {
-			return nil, err
-		}
-		v, err := floatsFinite(b)
-		if err != nil {
-			return nil, fmt.Errorf("tensor %s: %w", t.name, err)
-		}
-		values[t.name] = v
+	for _, t := range tensors {
+		values[t.Name] = t.Data
 	}
 	ck := &Checkpoint{
 		Metadata: Metadata{Game: h.Game, EncodingVersion: h.EncodingVersion, Step: h.Step, Seed: h.Seed},
 		path:     path,
 	}
-	if _, ok := entries[configEntry]; ok {
-		if ck.Config, err = read(configEntry, -maxConfigBytes); err != nil {
-			return nil, err
-		}
+	if ck.Config, err = rd.RunConfig(); err != nil {
+		return nil, err
 	}
 	if o := h.Optimizer; o != nil {
-		if err := o.Config.Validate(); err != nil {
+		var tc TrainConfig
+		dec := json.NewDecoder(bytes.NewReader(o.Config))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&tc); err != nil {
+			return nil, fmt.Errorf("optimizer metadata: config: %w", err)
+		}
+		if err := tc.Validate(); err != nil {
 			return nil, fmt.Errorf("optimizer metadata: %w", err)
 		}
-		if !slices.Equal(o.Slots, o.Config.slotNames()) {
-			return nil, fmt.Errorf("optimizer metadata: slots %q, want %q", o.Slots, o.Config.slotNames())
+		if !slices.Equal(o.Slots, tc.slotNames()) {
+			return nil, fmt.Errorf("optimizer metadata: slots %q, want %q", o.Slots, tc.slotNames())
 		}
-		ck.Optimizer = &o.Config
+		state, err := rd.OptimizerState(layout)
+		if err != nil {
+			return nil, err
+		}
+		ck.Optimizer = &tc
 		ck.optStep = o.Step
 		ck.optSlots = map[string][]float32{}
-		for _, t := range layout.tensors {
-			if t.role == roleBuffer {
-				continue
-			}
-			for _, s := range o.Slots {
-				name := t.name + "/" + s
-				b, err := read(optimizerPrefix+name, 4*int64(t.numel()))
-				if err != nil {
-					return nil, err
-				}
-				if ck.optSlots[name], err = floatsFinite(b); err != nil {
-					return nil, fmt.Errorf("optimizer state %s: %w", name, err)
-				}
-			}
+		for _, t := range state {
+			ck.optSlots[t.Name] = t.Data
 		}
 	}
 	net, err := build(cfg, h.Shape, func(t *namedTensor) []float32 { return values[t.name] })
@@ -411,61 +218,6 @@ func load(path string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, err
 	}
 	ck.Net = net
 	return ck, nil
-}
-
-// checkExpect compares the header with what the caller expects.
-func checkExpect(h checkpointHeader, want Expect) error {
-	if want.Game != "" {
-		if h.Game != want.Game {
-			return fmt.Errorf("game is %q, expected %q", h.Game, want.Game)
-		}
-		if h.EncodingVersion != want.EncodingVersion {
-			return fmt.Errorf("game %s encoding version is %d, expected %d", h.Game, h.EncodingVersion, want.EncodingVersion)
-		}
-	}
-	if want.Config != nil {
-		if d := h.Network.sameArchitecture(want.Config.WithDefaults()); d != "" {
-			return fmt.Errorf("network has %s", d)
-		}
-	}
-	if s := want.Shape; s != (Shape{}) && s != h.Shape {
-		sameBoardless := s.Planes == h.Shape.Planes && h.Network.PolicyHead == PolicySpatial
-		if !sameBoardless {
-			return fmt.Errorf("network shape is %s, expected %s", h.Shape, s)
-		}
-	}
-	return nil
-}
-
-// checkLayout compares the recorded tensor list with the network's.
-func checkLayout(recs []tensorRecord, layout *store) error {
-	for i, t := range layout.tensors {
-		if i >= len(recs) {
-			return fmt.Errorf("tensor list ends after %d tensors; the network has %d (next: %s)", len(recs), len(layout.tensors), t.name)
-		}
-		r := recs[i]
-		if r.Name != t.name || !slices.Equal(r.Shape, t.shape) {
-			return fmt.Errorf("tensor %d is %s %v; the network's is %s %v", i, r.Name, r.Shape, t.name, t.shape)
-		}
-	}
-	if len(recs) > len(layout.tensors) {
-		return fmt.Errorf("%d tensors; the network has %d (first extra: %s)", len(recs), len(layout.tensors), recs[len(layout.tensors)].Name)
-	}
-	return nil
-}
-
-// floatsFinite decodes little-endian float32 values and rejects NaN and
-// infinities.
-func floatsFinite(b []byte) ([]float32, error) {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		f := math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return nil, fmt.Errorf("value %d is %v", i, f)
-		}
-		v[i] = f
-	}
-	return v, nil
 }
 
 // Restore loads the optimizer state and step count saved in ck into t.
@@ -540,13 +292,13 @@ func (n *Net) Copies(k, threads int) ([]*Net, error) {
 // libtorch threads (0: libtorch's default), for example single-threaded
 // copies that evaluate batches on every core at once.
 func (n *Net) CloneThreads(threads int) (*Net, error) {
-	h, tensors, _, err := snapshot(n, nil, Metadata{})
+	ck, err := snapshot(n, nil, Metadata{})
 	if err != nil {
 		return nil, fmt.Errorf("model: Clone: %w", err)
 	}
 	values := map[string][]float32{}
-	for i, r := range h.Tensors {
-		values[r.Name] = tensors[i]
+	for _, t := range ck.Tensors {
+		values[t.Name] = t.Data
 	}
 	cfg := n.c.cfg
 	cfg.Threads = threads

@@ -51,7 +51,7 @@ func build(cfg Config, shape Shape, values func(t *namedTensor) []float32) (*Net
 	if cfg.Threads > 0 {
 		lib.SetNumThreads(cfg.Threads)
 	}
-	c := &core{cfg: cfg, st: newStore(cfg, shape), eng: newEngine(), extra: shape.extraActions(cfg)}
+	c := &core{cfg: cfg, st: newStore(cfg, shape), eng: newEngine(), extra: shape.ExtraActions(cfg)}
 	if err := c.st.create(c.eng, values); err != nil {
 		return nil, err
 	}

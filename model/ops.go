@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	lib "github.com/sugarme/gotch/libtch"
+	"github.com/zerokit/zerokit/model/arch"
 )
 
 // handle is a libtorch tensor handle (a heap-allocated torch::Tensor). Every
@@ -23,7 +24,7 @@ const (
 // variance epsilon (PyTorch's defaults).
 const (
 	bnMomentum = 0.1
-	bnEpsilon  = 1e-5
+	bnEpsilon  = arch.BNEpsilon
 )
 
 // engine runs libtorch ops on raw handles through gotch's C layer, without

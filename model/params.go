@@ -6,25 +6,26 @@ import (
 	"math/rand/v2"
 
 	lib "github.com/sugarme/gotch/libtch"
+	"github.com/zerokit/zerokit/model/arch"
 )
 
-// role says how a tensor is trained.
-type role int
+// role says how a tensor is trained (see arch.Role).
+type role = arch.Role
 
 const (
-	roleWeight role = iota // trained, with weight decay (conv and linear weights)
-	roleOther              // trained, without weight decay (biases, batch norm)
-	roleBuffer             // not trained (batch norm running statistics)
+	roleWeight = arch.RoleWeight // trained, with weight decay (conv and linear weights)
+	roleOther  = arch.RoleOther  // trained, without weight decay (biases, batch norm)
+	roleBuffer = arch.RoleBuffer // not trained (batch norm running statistics)
 )
 
-// initKind is how a tensor is initialised.
-type initKind int
+// initKind is how a tensor is initialised (see arch.Init).
+type initKind = arch.Init
 
 const (
-	initHe      initKind = iota // N(0, 2/fanIn): layers followed by ReLU
-	initUniform                 // U(-1/sqrt(fanIn), 1/sqrt(fanIn)): output layers
-	initZero
-	initOne
+	initHe      = arch.InitHe      // N(0, 2/fanIn): layers followed by ReLU
+	initUniform = arch.InitUniform // U(-1/sqrt(fanIn), 1/sqrt(fanIn)): output layers
+	initZero    = arch.InitZero
+	initOne     = arch.InitOne
 )
 
 // namedTensor is one parameter or buffer of a network.
@@ -89,69 +90,34 @@ func (s *store) free() {
 	}
 }
 
-func (s *store) add(name string, r role, ik initKind, fanIn int, shape ...int64) *namedTensor {
-	t := &namedTensor{name: name, shape: shape, role: r, init: ik, fanIn: fanIn}
-	s.tensors = append(s.tensors, t)
-	return t
-}
-
-func (s *store) conv(name string, in, out, k int) *namedTensor {
-	return s.add(name+".weight", roleWeight, initHe, in*k*k, int64(out), int64(in), int64(k), int64(k))
-}
-
-func (s *store) bn(name string, c int) batchNorm {
-	return batchNorm{
-		gamma:    s.add(name+".weight", roleOther, initOne, 0, int64(c)),
-		beta:     s.add(name+".bias", roleOther, initZero, 0, int64(c)),
-		mean:     s.add(name+".running_mean", roleBuffer, initZero, 0, int64(c)),
-		variance: s.add(name+".running_var", roleBuffer, initOne, 0, int64(c)),
-	}
-}
-
-func (s *store) linear(name string, in, out int, ik initKind) (w, b *namedTensor) {
-	w = s.add(name+".weight", roleWeight, ik, in, int64(out), int64(in))
-	b = s.add(name+".bias", roleOther, initZero, 0, int64(out))
-	return w, b
-}
-
 // newStore lays out the tensors of the network cfg for shape (without
-// creating them).
+// creating them), after arch.NewLayout.
 func newStore(cfg Config, shape Shape) *store {
+	l := arch.NewLayout(cfg, shape)
 	s := &store{}
-	c := cfg.Channels
-	s.stem = s.conv("stem.conv", shape.Planes, c, 3)
-	s.stemBN = s.bn("stem.bn", c)
-	for i := 0; i < cfg.Blocks; i++ {
-		p := fmt.Sprintf("blocks.%d.", i)
-		var b block
-		b.conv1 = s.conv(p+"conv1", c, c, 3)
-		b.bn1 = s.bn(p+"bn1", c)
-		b.conv2 = s.conv(p+"conv2", c, c, 3)
-		b.bn2 = s.bn(p+"bn2", c)
-		s.blocks = append(s.blocks, b)
+	for _, t := range l.Tensors {
+		s.tensors = append(s.tensors, &namedTensor{name: t.Name, shape: t.Shape, role: t.Role, init: t.Init, fanIn: t.FanIn})
 	}
-	pc := cfg.PolicyChannels
-	s.polConv = s.conv("policy.conv", c, pc, 1)
-	s.polBN = s.bn("policy.bn", pc)
-	switch cfg.PolicyHead {
-	case PolicyDense:
-		s.polFC, s.polFCB = s.linear("policy.fc", pc*shape.Height*shape.Width, shape.Actions, initUniform)
-	case PolicySpatial:
-		s.polCell = s.add("policy.cell.weight", roleWeight, initUniform, pc, int64(cfg.PolicyPlanes), int64(pc), 1, 1)
-		s.polCellB = s.add("policy.cell.bias", roleOther, initZero, 0, int64(cfg.PolicyPlanes))
-		if x := shape.extraActions(cfg); x > 0 {
-			s.polExtra, s.polExtB = s.linear("policy.extra", pc, x, initUniform)
+	at := func(i int) *namedTensor {
+		if i < 0 {
+			return nil
 		}
+		return s.tensors[i]
 	}
-	vc := cfg.ValueChannels
-	s.valConv = s.conv("value.conv", c, vc, 1)
-	s.valBN = s.bn("value.bn", vc)
-	pooled := vc
-	if cfg.ValueMaxPool {
-		pooled *= 2
+	bn := func(b arch.BatchNorm) batchNorm {
+		return batchNorm{gamma: at(b.Weight), beta: at(b.Bias), mean: at(b.RunningMean), variance: at(b.RunningVar)}
 	}
-	s.valFC1, s.valFC1B = s.linear("value.fc1", pooled, cfg.ValueHidden, initHe)
-	s.valFC2, s.valFC2B = s.linear("value.fc2", cfg.ValueHidden, 1, initUniform)
+	s.stem, s.stemBN = at(l.Stem), bn(l.StemBN)
+	for _, b := range l.Blocks {
+		s.blocks = append(s.blocks, block{conv1: at(b.Conv1), bn1: bn(b.BN1), conv2: at(b.Conv2), bn2: bn(b.BN2)})
+	}
+	s.polConv, s.polBN = at(l.PolicyConv), bn(l.PolicyBN)
+	s.polFC, s.polFCB = at(l.PolicyFC), at(l.PolicyFCBias)
+	s.polCell, s.polCellB = at(l.PolicyCell), at(l.PolicyCellBias)
+	s.polExtra, s.polExtB = at(l.PolicyExtra), at(l.PolicyExtraBias)
+	s.valConv, s.valBN = at(l.ValueConv), bn(l.ValueBN)
+	s.valFC1, s.valFC1B = at(l.ValueFC1), at(l.ValueFC1Bias)
+	s.valFC2, s.valFC2B = at(l.ValueFC2), at(l.ValueFC2Bias)
 	return s
 }
 
