@@ -119,6 +119,12 @@ type Config struct {
 	// ReuseTree keeps the subtree of the played move between searches
 	// (Search.Advance).
 	ReuseTree bool `yaml:"reuse_tree"`
+	// MaxNodes, when positive, ends a search early once its tree holds
+	// this many nodes (a node is one legal move of an expanded position,
+	// about 64 bytes, plus a position for the visited ones): it bounds
+	// the memory of long searches. The result is then Truncated, like a
+	// search stopped by its deadline. 0 means no limit.
+	MaxNodes int `yaml:"max_nodes"`
 
 	// Gumbel configures ModeGumbel.
 	Gumbel GumbelConfig `yaml:"gumbel"`
@@ -211,6 +217,9 @@ func (c Config) Validate() error {
 	}
 	if c.Simulations < 1 {
 		return bad("simulations", c.Simulations, "want at least 1")
+	}
+	if c.MaxNodes < 0 {
+		return bad("max_nodes", c.MaxNodes, "want 0 (no limit) or more")
 	}
 	if c.LeavesInFlight < 1 {
 		return bad("leaves_in_flight", c.LeavesInFlight, "want at least 1")

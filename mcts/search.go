@@ -107,9 +107,9 @@ type Result struct {
 	Full bool
 	// Simulations is the number of simulations this search ran.
 	Simulations int
-	// Truncated reports a search stopped by its context's deadline before
-	// its simulation budget was spent: the result is the best found so far
-	// (Simulations is below the budget). Its Policy is a poorer training
+	// Truncated reports a search stopped by its context's deadline, or by
+	// Config.MaxNodes, before its simulation budget was spent: the result
+	// is the best found so far (Simulations is below the budget). Its Policy is a poorer training
 	// target than a complete search's.
 	Truncated bool
 	// ReusedVisits is the root's visit count inherited from earlier
@@ -238,6 +238,10 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 	done := 0
 	truncated := false
 	for done < sims && !truncated {
+		if s.cfg.MaxNodes > 0 && len(s.t.nodes) >= s.cfg.MaxNodes && done+reused > 0 {
+			truncated = true
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			if !pastDeadline(ctx) || done+reused == 0 {
 				return Result{}, fmt.Errorf("mcts: search: %w", err)

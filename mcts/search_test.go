@@ -1055,3 +1055,51 @@ func sum(v []int) int {
 	}
 	return t
 }
+
+// TestMaxNodesBoundsTheTree checks that Config.MaxNodes ends a search
+// once the tree holds that many nodes (overshooting by at most one round
+// of expansions), marks it Truncated, and leaves searches under the limit
+// alone.
+func TestMaxNodesBoundsTheTree(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		maxNodes int
+		leaves   int
+		trunc    bool
+	}{
+		{"no limit", 0, 1, false},
+		{"limit above the tree", 1 << 20, 1, false},
+		{"limit 60", 60, 1, true},
+		{"limit 60, leaves in flight", 60, 4, true},
+		{"limit 1: one simulation at least", 1, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig(ModePUCT, 400)
+			cfg.MaxNodes, cfg.LeavesInFlight = tc.maxNodes, tc.leaves
+			s, err := NewSearch(cfg, UniformEvaluator{}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := run(t, s, position(t, 0))
+			if res.Truncated != tc.trunc {
+				t.Fatalf("Truncated = %v, want %v (%d simulations, tree %d)", res.Truncated, tc.trunc, res.Simulations, res.TreeSize)
+			}
+			if !tc.trunc {
+				if res.Simulations != 400 {
+					t.Errorf("%d simulations, want 400", res.Simulations)
+				}
+				return
+			}
+			// One round expands at most leaves nodes of at most 9 children.
+			if res.Simulations < 1 || res.Simulations >= 400 || res.TreeSize > max(tc.maxNodes, 10)+9*tc.leaves {
+				t.Errorf("%d simulations, tree of %d nodes with a limit of %d", res.Simulations, res.TreeSize, tc.maxNodes)
+			}
+			checkTree(t, s)
+		})
+	}
+	bad := testConfig(ModePUCT, 10)
+	bad.MaxNodes = -1
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "max_nodes") {
+		t.Errorf("negative max_nodes: %v", err)
+	}
+}

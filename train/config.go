@@ -111,7 +111,7 @@ type EvalConfig struct {
 	Mode mcts.Mode `yaml:"mode"`
 	// Opponents are agent specs (see "zerokit play -h": random, greedy,
 	// alphabeta:depth=2, ...) or "previous", the previous checkpoint.
-	// Default [previous, random, greedy].
+	// Default [previous, random, greedy, alphabeta:depth=2].
 	Opponents []string `yaml:"opponents"`
 	// OpeningMoves is the number of random moves that open each pair of
 	// games (played from both sides), so deterministic players meet varied
@@ -169,7 +169,7 @@ func DefaultConfig() Config {
 			Games:         20,
 			Simulations:   32,
 			Mode:          mcts.ModeGumbel,
-			Opponents:     []string{PreviousOpponent, "random", "greedy"},
+			Opponents:     []string{PreviousOpponent, "random", "greedy", "alphabeta:depth=2"},
 			OpeningMoves:  2,
 			ParallelGames: 16,
 		},

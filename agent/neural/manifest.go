@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/arch"
 )
 
 // Files of an exported agent directory.
@@ -48,9 +48,9 @@ type Manifest struct {
 	EncodingVersion int    `json:"encoding_version"`
 	// Shape and Network are the network's input/output shape and
 	// architecture; Parameters is its number of trained parameters.
-	Shape      model.Shape  `json:"shape"`
-	Network    model.Config `json:"network"`
-	Parameters int          `json:"parameters"`
+	Shape      arch.Shape  `json:"shape"`
+	Network    arch.Config `json:"network"`
+	Parameters int         `json:"parameters"`
 	// Weights is the network file's name in the directory and
 	// WeightsSHA256 its SHA-256 checksum (hex).
 	Weights       string `json:"weights"`

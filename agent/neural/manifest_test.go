@@ -6,13 +6,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/arch"
 )
+
+// tinyConfig is a freshly initialised network small enough for tests.
+var tinyConfig = arch.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
 
 func validManifest() Manifest {
 	return Manifest{
 		Format: ManifestFormat, Version: ManifestVersion, Name: "wyb-step1", Game: "wyb", EncodingVersion: 1,
-		Shape:   model.Shape{Planes: 11, Height: 8, Width: 8, Actions: 100},
+		Shape:   arch.Shape{Planes: 11, Height: 8, Width: 8, Actions: 100},
 		Network: tinyConfig.WithDefaults(), Parameters: 10,
 		Weights: WeightsName, WeightsSHA256: strings.Repeat("ab", 32),
 		Search:  DefaultSettings(),

@@ -12,7 +12,8 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/arch"
+	"github.com/zerokit/zerokit/model/ckpt"
 	"github.com/zerokit/zerokit/train/rundir"
 )
 
@@ -35,6 +36,9 @@ type Options struct {
 	// mcts.NewBatcherWorkers); 0 and 1 mean the network itself, alone.
 	// One worker per core suits parallel games on a CPU.
 	Workers int
+	// Backend is what evaluates the network: BackendGo (the default when
+	// empty) or BackendLibtorch.
+	Backend string
 }
 
 // withDefaults resolves zero and negative fields.
@@ -72,12 +76,15 @@ type Info struct {
 	Seed uint64
 	// Shape is the shape the network is used with (the game's), Config
 	// its architecture and Parameters its number of parameters.
-	Shape      model.Shape
-	Config     model.Config
+	Shape      arch.Shape
+	Config     arch.Config
 	Parameters int
 	// Settings are the default search settings: the manifest's, else
 	// DefaultSettings.
 	Settings Settings
+	// Backend is what evaluates the network (BackendGo or
+	// BackendLibtorch).
+	Backend string
 }
 
 // Network is a loaded network serving the agents of one game. It is safe
@@ -86,15 +93,18 @@ type Info struct {
 type Network struct {
 	info Info
 	game env.Game
-	net  *model.Net
+	net  backendNet
 	opts Options
-	// ownsNet: Close frees net (Load); a wrapped net is the caller's.
-	ownsNet bool
 
 	mu       sync.Mutex
 	batchers map[int]*mcts.Batcher // by leaves in flight
-	copies   []*model.Net          // the workers' networks, freed by Close
+	releases []func()              // free the batchers' workers
 	closed   bool
+}
+
+// newNetwork returns a Network serving net.
+func newNetwork(info Info, game env.Game, net backendNet, opts Options) *Network {
+	return &Network{info: info, game: game, net: net, opts: opts, batchers: map[int]*mcts.Batcher{}}
 }
 
 // Load loads the network at path for game. path is an exported agent
@@ -124,7 +134,7 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	var expect model.Expect
+	var expect ckpt.Expect
 	switch {
 	case st.IsDir() && IsAgentDir(path):
 		m, err := ReadManifest(path)
@@ -138,7 +148,7 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 		info.Weights = filepath.Join(path, m.Weights)
 		cfg := m.Network
 		// The weights must be the network the manifest describes.
-		expect = model.Expect{Game: m.Game, EncodingVersion: m.EncodingVersion, Config: &cfg}
+		expect = ckpt.Expect{Game: m.Game, EncodingVersion: m.EncodingVersion, Config: &cfg, Shape: m.Shape}
 	case st.IsDir():
 		cks := rundir.Checkpoints{Dir: filepath.Join(path, "checkpoints")}
 		latest, ok, err := cks.Latest()
@@ -152,27 +162,22 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 	default:
 		info.Weights = path
 	}
-	ck, err := model.Load(info.Weights, expect)
+	net, h, err := open(opts.Backend, info.Weights, expect)
 	if err != nil {
 		return nil, err
 	}
-	net := ck.Net
 	fail := func(err error) (*Network, error) {
-		net.Close()
+		net.close()
 		return nil, err
 	}
-	if err := CheckGame(ck.Game, ck.EncodingVersion, game); err != nil {
+	if err := CheckGame(h.Game, h.EncodingVersion, game); err != nil {
 		if info.Weights != path {
 			err = fmt.Errorf("checkpoint %s: %w", info.Weights, err)
 		}
 		return fail(err)
 	}
-	if m := info.Manifest; m != nil && net.Shape() != m.Shape {
-		return fail(fmt.Errorf("weights file %s: network shape %s, but the manifest says %s", info.Weights, net.Shape(), m.Shape))
-	}
-	want := ShapeOf(game)
-	if net.Shape() != want {
-		view, err := net.WithBoard(want.Height, want.Width)
+	if want := ShapeOf(game); net.Shape() != want {
+		view, err := net.withBoard(want.Height, want.Width)
 		if err == nil && view.Shape() != want {
 			err = fmt.Errorf("its shape %s is not the game's %s", view.Shape(), want)
 		}
@@ -182,34 +187,21 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 		net = view
 	}
 	if info.Name == "" {
-		info.Name = fmt.Sprintf("step%d", ck.Step)
+		info.Name = fmt.Sprintf("step%d", h.Step)
 	}
-	info.Game, info.EncodingVersion, info.Step, info.Seed = ck.Game, ck.EncodingVersion, ck.Step, ck.Seed
+	info.Game, info.EncodingVersion, info.Step, info.Seed = h.Game, h.EncodingVersion, h.Step, h.Seed
 	info.Shape, info.Config, info.Parameters = net.Shape(), net.Config(), net.NumParams()
-	return &Network{info: info, game: game, net: net, opts: opts, ownsNet: true, batchers: map[int]*mcts.Batcher{}}, nil
-}
-
-// Wrap serves agents from a network already in memory (for example the
-// one being trained, for evaluation matches), named name, with
-// DefaultSettings. The network must fit game. Close stops the batchers
-// but leaves net to the caller; net must not be trained while agents
-// search with it.
-func Wrap(net *model.Net, game env.Game, name string, opts Options) (*Network, error) {
-	if want := ShapeOf(game); net.Shape() != want {
-		return nil, fmt.Errorf("network %s: shape %s does not fit game %s (%s)", name, net.Shape(), game.Name(), want)
+	info.Backend = opts.Backend
+	if info.Backend == "" {
+		info.Backend = BackendGo
 	}
-	opts = opts.withDefaults()
-	info := Info{
-		Name: name, Game: game.Name(), EncodingVersion: game.EncodingVersion(),
-		Shape: net.Shape(), Config: net.Config(), Parameters: net.NumParams(), Settings: DefaultSettings(),
-	}
-	return &Network{info: info, game: game, net: net, opts: opts, batchers: map[int]*mcts.Batcher{}}, nil
+	return newNetwork(info, game, net, opts), nil
 }
 
 // ShapeOf is the network shape that plays game.
-func ShapeOf(game env.Game) model.Shape {
+func ShapeOf(game env.Game) arch.Shape {
 	s := game.ObservationShape()
-	return model.Shape{Planes: s.Planes, Height: s.Height, Width: s.Width, Actions: game.NumActions()}
+	return arch.Shape{Planes: s.Planes, Height: s.Height, Width: s.Width, Actions: game.NumActions()}
 }
 
 // CheckGame checks that a network trained on the game named trained with
@@ -251,22 +243,16 @@ func (n *Network) Evaluator(leaves int) (mcts.Evaluator, error) {
 	if b, ok := n.batchers[leaves]; ok {
 		return b, nil
 	}
-	nets := []mcts.Network{n.net}
-	if n.opts.Workers > 1 {
-		copies, err := n.net.Copies(n.opts.Workers, 1)
-		if err != nil {
-			return nil, fmt.Errorf("network %s: worker copies: %w", n.info.Name, err)
-		}
-		n.copies = append(n.copies, copies...)
-		nets = nets[:0]
-		for _, c := range copies {
-			nets = append(nets, c)
-		}
+	nets, release, err := n.net.workers(n.opts.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("network %s: worker copies: %w", n.info.Name, err)
 	}
 	b, err := mcts.NewBatcherWorkers(nets, n.game, mcts.BatcherConfig{MaxBatch: n.opts.Concurrency * leaves, MaxWait: n.opts.MaxWait})
 	if err != nil {
+		release()
 		return nil, fmt.Errorf("network %s: %w", n.info.Name, err)
 	}
+	n.releases = append(n.releases, release)
 	n.batchers[leaves] = b
 	return b, nil
 }
@@ -301,12 +287,10 @@ func (n *Network) Close() error {
 	for _, b := range n.batchers {
 		b.Close()
 	}
-	for _, c := range n.copies {
-		c.Close()
+	for _, release := range n.releases {
+		release()
 	}
-	n.copies = nil
-	if n.ownsNet {
-		n.net.Close()
-	}
+	n.releases = nil
+	n.net.close()
 	return nil
 }

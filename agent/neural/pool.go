@@ -3,6 +3,7 @@ package neural
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -29,20 +30,30 @@ type Pool struct {
 	closed bool
 }
 
-type poolKey struct{ path, game string }
+type poolKey struct{ path, game, backend string }
 
 // NewPool returns an empty pool whose networks use opts.
 func NewPool(opts Options) *Pool {
 	return &Pool{opts: opts, nets: map[poolKey]*Network{}}
 }
 
-// Load returns the network at path for game, loading it on first use.
+// Load returns the network at path for game, loading it on first use with
+// the pool's backend.
 func (p *Pool) Load(path string, game env.Game) (*Network, error) {
+	return p.LoadBackend(path, game, p.opts.Backend)
+}
+
+// LoadBackend is Load with another backend than the pool's ("" means the
+// pool's).
+func (p *Pool) LoadBackend(path string, game env.Game, backend string) (*Network, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("network %s: %w", path, err)
 	}
-	key := poolKey{abs, game.Name()}
+	if backend == "" {
+		backend = p.opts.Backend
+	}
+	key := poolKey{abs, game.Name(), backend}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -51,7 +62,9 @@ func (p *Pool) Load(path string, game env.Game) (*Network, error) {
 	if n, ok := p.nets[key]; ok {
 		return n, nil
 	}
-	n, err := Load(path, game, p.opts)
+	opts := p.opts
+	opts.Backend = backend
+	n, err := Load(path, game, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +97,7 @@ func (p *Pool) Close() error {
 
 // Kind is the "net" agent spec kind, loading networks through p:
 //
-//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1]
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,backend=go|libtorch]
 //
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
@@ -99,13 +112,22 @@ func (p *Pool) Kind() spec.Kind {
 			"cpuct":  "PUCT exploration constant (default: the agent's, else 1.25)",
 			"mode":   "search: puct or gumbel (default: the agent's, else puct)",
 			"reuse":  "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
+			"nodes":  "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
+			"backend": fmt.Sprintf("what evaluates the network: %s (pure Go, the default: no libtorch in the process) or %s",
+				BackendGo, BackendLibtorch),
 		},
 		New: func(game env.Game, params spec.Params) (agent.Factory, error) {
 			path := params.String("path", "")
 			if path == "" {
 				return nil, errors.New("agent net: path= is required (an exported agent directory or a checkpoint)")
 			}
-			n, err := p.Load(path, game)
+			backend := params.String("backend", "")
+			switch backend {
+			case "", BackendGo, BackendLibtorch:
+			default:
+				return nil, fmt.Errorf("agent net: backend=%s: want %s or %s", backend, BackendGo, BackendLibtorch)
+			}
+			n, err := p.LoadBackend(path, game, backend)
 			if err != nil {
 				return nil, err
 			}
@@ -119,7 +141,7 @@ func (p *Pool) Kind() spec.Kind {
 }
 
 // ApplyParams overrides base with a spec's sims, time, leaves, cpuct,
-// mode and reuse parameters and validates the result.
+// mode, reuse and nodes parameters and validates the result.
 func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	s := base
 	var err error
@@ -159,6 +181,9 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 		return Settings{}, err
 	}
 	s.ReuseTree = reuse == 1
+	if s.MaxNodes, err = p.Int("nodes", s.MaxNodes, 0, math.MaxInt32); err != nil {
+		return Settings{}, err
+	}
 	if err := s.Validate(); err != nil {
 		return Settings{}, fmt.Errorf("agent %s: %w", p.Kind(), err)
 	}

@@ -43,6 +43,10 @@ type Settings struct {
 	CPUCT float64 `json:"c_puct"`
 	// ReuseTree keeps the subtree of the position reached between moves.
 	ReuseTree bool `json:"reuse_tree"`
+	// MaxNodes, when positive, ends a search once its tree holds this
+	// many nodes (mcts.Config.MaxNodes): it bounds the agent's memory,
+	// about 100 bytes per node in all. 0 means no limit.
+	MaxNodes int `json:"max_nodes,omitempty"`
 }
 
 // DefaultLeavesInFlight is the default Settings.LeavesInFlight. On a CPU a
@@ -84,6 +88,8 @@ func (s Settings) Validate() error {
 		return bad("leaves_in_flight", s.LeavesInFlight, fmt.Sprintf("want 1 to %d", MaxLeavesInFlight))
 	case math.IsNaN(s.CPUCT) || math.IsInf(s.CPUCT, 0) || s.CPUCT <= 0:
 		return bad("c_puct", s.CPUCT, "want a finite value > 0")
+	case s.MaxNodes < 0:
+		return bad("max_nodes", s.MaxNodes, "want 0 (no limit) or more")
 	}
 	return nil
 }
@@ -100,6 +106,7 @@ func (s Settings) SearchConfig() mcts.Config {
 	c.LeavesInFlight = s.LeavesInFlight
 	c.CPUCT = s.CPUCT
 	c.ReuseTree = s.ReuseTree
+	c.MaxNodes = s.MaxNodes
 	return c
 }
 

@@ -2,47 +2,63 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
+	"sort"
 
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/spec"
+	"github.com/zerokit/zerokit/model/ckpt"
 )
 
-// agents is a command's registry of agent specs together with what its
-// agents hold (loaded networks), which Close releases.
+// agents is a command's registry of agent specs together with the pool of
+// networks its "net" agents loaded, which Close releases.
 type agents struct {
 	*spec.Registry
-	nets *netAgents // nil when built without network support
+	pool *neural.Pool
 }
 
-// errNoNetwork is returned by what needs libtorch in a binary built with
-// -tags nonet.
-var errNoNetwork = errors.New("this zerokit was built with -tags nonet, without network (libtorch) support")
+// errNoNetwork is returned by what needs libtorch (training) in a binary
+// built with -tags nonet.
+var errNoNetwork = errors.New("this zerokit was built with -tags nonet, without libtorch: it can play trained networks (pure-Go backend) but not train them")
 
 // newAgents returns the registry of agent specs: the baselines of package
-// agent and, unless built with -tags nonet, the trained network ("net",
-// package agent/neural), whose networks are loaded once and shared by
-// every game in flight. concurrency is the number of games played at once
-// (for network batching).
+// agent and the trained network ("net", package agent/neural), whose
+// networks are loaded once and shared by every game in flight.
+// concurrency is the number of games played at once (for network
+// batching).
 func newAgents(concurrency int) (*agents, error) {
 	reg := spec.Default()
-	nets, err := addNetAgents(reg, concurrency)
-	if err != nil {
+	// One worker per core when games run in parallel: faster on a CPU
+	// than one multi-threaded network.
+	pool := neural.NewPool(neural.Options{Concurrency: concurrency, Workers: min(concurrency, runtime.NumCPU())})
+	if err := reg.Register(neural.KindName, pool.Kind()); err != nil {
+		pool.Close()
 		return nil, err
 	}
-	return &agents{Registry: reg, nets: nets}, nil
+	return &agents{Registry: reg, pool: pool}, nil
 }
 
 // Close releases the loaded networks.
-func (a *agents) Close() error {
-	if a.nets == nil {
-		return nil
+func (a *agents) Close() error { return a.pool.Close() }
+
+// writeNetworkStats reports each loaded network's batches.
+func (a *agents) writeNetworkStats(w io.Writer) {
+	nets := a.pool.Networks()
+	sort.Slice(nets, func(i, j int) bool { return nets[i].Info().Path < nets[j].Info().Path })
+	for _, net := range nets {
+		st := net.Stats()
+		fmt.Fprintf(w, "network %s (%s backend): %d positions in %d batches (mean %.2f, max %d), %.0f%% of the time in the network\n",
+			net.Info().Path, net.Info().Backend, st.Positions, st.Batches, st.MeanBatch(), st.MaxBatchSeen, 100*st.ForwardShare())
 	}
-	return a.nets.close()
 }
 
-// writeNetworkStats reports the work of the loaded networks, if any.
-func (a *agents) writeNetworkStats(w io.Writer) {
-	if a.nets != nil {
-		a.nets.writeStats(w)
+// checkpointGame reads the name of the game a checkpoint was trained on.
+func checkpointGame(path string) (string, error) {
+	c, err := ckpt.ReadFile(path)
+	if err != nil {
+		return "", err
 	}
+	return c.Header.Game, nil
 }

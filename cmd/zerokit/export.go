@@ -1,5 +1,3 @@
-//go:build !nonet
-
 package main
 
 import (
@@ -37,6 +35,11 @@ Then play it with any command's agent spec net:path=DIR (optionally
 flags:
 `
 
+// defaultExportMaxNodes is export's default tree size limit: it keeps an
+// exported agent's process under the course's 100 MB (see the README's
+// figures) whatever its time budget.
+const defaultExportMaxNodes = 200_000
+
 // runExport implements "zerokit export".
 func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	def := neural.DefaultSettings()
@@ -51,6 +54,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	leaves := fs.Int("leaves", def.LeavesInFlight, "leaves each search evaluates together in one network batch")
 	cpuct := fs.Float64("cpuct", def.CPUCT, "PUCT exploration constant")
 	reuse := fs.Bool("reuse", def.ReuseTree, "keep the search tree between moves")
+	maxNodes := fs.Int("max-nodes", defaultExportMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
 	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
 	if err := parseFlags(fs, args); err != nil {
@@ -84,7 +88,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Name:       *name,
 		Search: neural.Settings{
 			Simulations: *sims, MoveTime: neural.Duration(*moveTime), Mode: mcts.Mode(*mode),
-			LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse,
+			LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes,
 		},
 		Binary:    bin,
 		ServeArgs: serveArgs,

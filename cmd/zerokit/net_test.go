@@ -72,7 +72,7 @@ func TestExportCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := neural.Settings{Simulations: 16, MoveTime: neural.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true}
+	want := neural.Settings{Simulations: 16, MoveTime: neural.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true, MaxNodes: defaultExportMaxNodes}
 	if m.Search != want || m.Source.Step != 9 || !strings.HasSuffix(m.Source.Checkpoint, "step-000000009.ckpt") {
 		t.Errorf("manifest %+v", m)
 	}
@@ -116,7 +116,7 @@ func TestEvalNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatalf("eval: %v\n%s", err, stderr)
 	}
-	if !strings.Contains(stdout, "step7-sims8 vs random") || !regexp.MustCompile(`network .*ttt.ckpt: [1-9][0-9]* positions`).MatchString(stdout) {
+	if !strings.Contains(stdout, "step7-sims8 vs random") || !regexp.MustCompile(`network .*ttt.ckpt \(go backend\): [1-9][0-9]* positions`).MatchString(stdout) {
 		t.Errorf("output:\n%s", stdout)
 	}
 	if stderr != "" {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -75,8 +76,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fallback := fs.String("fallback", "greedy", "agent spec answering instead when the agent fails by overrunning its deadline (\"\": none)")
 	horizon := fs.Int("horizon", 0, "game length (actions of both sides) the time manager assumes (0: game's bound, or current move + 120)")
 	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")
+	memLimit := fs.Int64("memory-limit", 64, "soft limit of the Go heap in MiB (debug.SetMemoryLimit), to stay inside the course's 100 MB (0: none; the GOMEMLIMIT variable takes precedence)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *memLimit < 0 {
+		return fmt.Errorf("-memory-limit %d is negative", *memLimit)
+	}
+	if *memLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(*memLimit << 20)
 	}
 	game, codec, err := refereeGame(*gameName)
 	if err != nil {

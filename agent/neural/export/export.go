@@ -25,7 +25,8 @@ import (
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/atomicfile"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/ckpt"
+	"github.com/zerokit/zerokit/model/gonet"
 	"github.com/zerokit/zerokit/python"
 )
 
@@ -103,12 +104,17 @@ func export(opts Options) (neural.Manifest, error) {
 		}
 	}
 
-	ck, err := model.Load(opts.Checkpoint, model.Expect{})
+	ck, err := ckpt.ReadFile(opts.Checkpoint)
 	if err != nil {
 		return neural.Manifest{}, err
 	}
-	defer ck.Net.Close()
-	gc, err := games.ConfigFromName(ck.Game)
+	// Building the network checks the tensors and counts the parameters.
+	net, err := gonet.FromCheckpoint(ck)
+	if err != nil {
+		return neural.Manifest{}, fmt.Errorf("checkpoint %s: %w", opts.Checkpoint, err)
+	}
+	h := &ck.Header
+	gc, err := games.ConfigFromName(h.Game)
 	if err != nil {
 		return neural.Manifest{}, fmt.Errorf("checkpoint's game: %w", err)
 	}
@@ -116,7 +122,7 @@ func export(opts Options) (neural.Manifest, error) {
 	if err != nil {
 		return neural.Manifest{}, fmt.Errorf("checkpoint's game: %w", err)
 	}
-	if err := neural.CheckGame(ck.Game, ck.EncodingVersion, game); err != nil {
+	if err := neural.CheckGame(h.Game, h.EncodingVersion, game); err != nil {
 		return neural.Manifest{}, err
 	}
 	src, err := filepath.Abs(opts.Checkpoint)
@@ -129,15 +135,15 @@ func export(opts Options) (neural.Manifest, error) {
 	}
 	name := opts.Name
 	if name == "" {
-		name = fmt.Sprintf("%s-step%d", ck.Game, ck.Step)
+		name = fmt.Sprintf("%s-step%d", h.Game, h.Step)
 	}
 	m := neural.Manifest{
 		Format: neural.ManifestFormat, Version: neural.ManifestVersion,
-		Name: name, Game: ck.Game, EncodingVersion: ck.EncodingVersion,
-		Shape: ck.Net.Shape(), Network: ck.Net.Config(), Parameters: ck.Net.NumParams(),
+		Name: name, Game: h.Game, EncodingVersion: h.EncodingVersion,
+		Shape: net.Shape(), Network: net.Config(), Parameters: net.NumParams(),
 		Weights: neural.WeightsName,
 		Search:  opts.Search,
-		Source:  neural.Source{Checkpoint: src, Step: ck.Step, Seed: ck.Seed},
+		Source:  neural.Source{Checkpoint: src, Step: h.Step, Seed: h.Seed},
 		Created: created.UTC().Round(time.Second),
 	}
 
@@ -169,10 +175,13 @@ func export(opts Options) (neural.Manifest, error) {
 
 // writeBundle writes every file of the agent into dir, which will be
 // renamed to out; m gets the weights' checksum.
-func writeBundle(dir, out, binary string, serveArgs []string, ck *model.Checkpoint, m *neural.Manifest, gameName string) error {
-	// Without the optimizer state the file is a third of a checkpoint.
+func writeBundle(dir, out, binary string, serveArgs []string, ck *ckpt.Checkpoint, m *neural.Manifest, gameName string) error {
+	// Without the optimizer state (which ckpt.ReadFile leaves out) the
+	// file is a third of a checkpoint.
 	wpath := filepath.Join(dir, m.Weights)
-	if err := model.Save(wpath, ck.Net, nil, ck.Metadata); err != nil {
+	weights := *ck
+	weights.Header.Optimizer, weights.Optimizer = nil, nil
+	if err := ckpt.WriteFile(wpath, &weights); err != nil {
 		return err
 	}
 	if err := os.Chmod(wpath, 0o644); err != nil {
