@@ -14,31 +14,12 @@ import (
 
 // gemmGonum is gemm on gonum's float32 BLAS, for comparison.
 func gemmGonum(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, bias []float32, flags int) {
-	for i := 0; i < m; i++ {
-		row := c[i*ldc:][:n]
-		var bi float32
-		if bias != nil {
-			bi = bias[i]
-		}
-		if flags&gemmAcc != 0 {
-			for j := range row {
-				row[j] += bi
-			}
-		} else {
-			for j := range row {
-				row[j] = bi
-			}
-		}
-	}
+	gemmStart(m, n, c, ldc, bias, flags)
 	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
 		blas32.General{Rows: m, Cols: k, Stride: lda, Data: a},
 		blas32.General{Rows: k, Cols: n, Stride: ldb, Data: b}, 1,
 		blas32.General{Rows: m, Cols: n, Stride: ldc, Data: c})
-	if flags&gemmReLU != 0 {
-		for i := 0; i < m; i++ {
-			relu(c[i*ldc:][:n])
-		}
-	}
+	gemmFinish(m, n, c, ldc, flags)
 }
 
 // BenchmarkForward measures Forward on Watch Your Back! shapes (15x8x8

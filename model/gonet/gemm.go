@@ -43,6 +43,15 @@ var gemmKernel = func() gemmFunc {
 
 // gemmGo is gemm in plain Go.
 func gemmGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, bias []float32, flags int) {
+	gemmStart(m, n, c, ldc, bias, flags)
+	gemmAdd(m, n, k, a, lda, b, ldb, c, ldc)
+	gemmFinish(m, n, c, ldc, flags)
+}
+
+// gemmStart sets (or, with gemmAcc, adds to) each row i of the m x n
+// matrix C its bias[i] (0 without bias): what a kernel computing C += A * B
+// then starts from.
+func gemmStart(m, n int, c []float32, ldc int, bias []float32, flags int) {
 	for i := 0; i < m; i++ {
 		row := c[i*ldc:][:n]
 		var bi float32
@@ -59,7 +68,10 @@ func gemmGo(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32
 			}
 		}
 	}
-	gemmAdd(m, n, k, a, lda, b, ldb, c, ldc)
+}
+
+// gemmFinish applies ReLU to C when flags has gemmReLU.
+func gemmFinish(m, n int, c []float32, ldc int, flags int) {
 	if flags&gemmReLU != 0 {
 		for i := 0; i < m; i++ {
 			relu(c[i*ldc:][:n])

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/model/ckpt"
@@ -99,7 +100,7 @@ func fromCheckpoint(c *ckpt.Checkpoint) (*Net, error) {
 		if !ok {
 			return nil, fmt.Errorf("tensor %s %v missing", want.Name, want.Shape)
 		}
-		if !equalShape(t.Shape, want.Shape) {
+		if !slices.Equal(t.Shape, want.Shape) {
 			return nil, fmt.Errorf("tensor %s has shape %v; the network's is %v", want.Name, t.Shape, want.Shape)
 		}
 		if len(t.Data) != want.NumElements() {
@@ -123,18 +124,6 @@ func fromCheckpoint(c *ckpt.Checkpoint) (*Net, error) {
 		return nil, err
 	}
 	return &Net{w: w, shape: shape}, nil
-}
-
-func equalShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Config returns the network's architecture.
