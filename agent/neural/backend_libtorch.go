@@ -71,6 +71,7 @@ func Wrap(net *model.Net, game env.Game, name string, opts Options) (*Network, e
 	if want := ShapeOf(game); net.Shape() != want {
 		return nil, fmt.Errorf("network %s: shape %s does not fit game %s (%s)", name, net.Shape(), game.Name(), want)
 	}
+	opts.Backend = BackendLibtorch
 	opts = opts.withDefaults()
 	info := Info{
 		Name: name, Game: game.Name(), EncodingVersion: game.EncodingVersion(),

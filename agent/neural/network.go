@@ -28,8 +28,10 @@ type Options struct {
 	// Concurrency is the number of searches expected to run at once (the
 	// games played in parallel); 0 means 1.
 	Concurrency int
-	// MaxWait is how long a batch may wait to fill (0: DefaultMaxWait;
-	// negative: never wait, evaluate whatever has arrived).
+	// MaxWait is how long a batch may wait to fill (negative: never wait,
+	// evaluate whatever has arrived; 0: DefaultMaxWait with the libtorch
+	// backend, no wait with the go backend, whose cost per position hardly
+	// depends on the batch size).
 	MaxWait time.Duration
 	// Workers is the number of copies of the network that evaluate
 	// batches in parallel, each single-threaded on its own OS thread (see
@@ -46,8 +48,9 @@ func (o Options) withDefaults() Options {
 	o.Concurrency = max(o.Concurrency, 1)
 	o.Workers = max(o.Workers, 1)
 	switch {
-	case o.MaxWait == 0:
+	case o.MaxWait == 0 && o.Backend == BackendLibtorch:
 		o.MaxWait = DefaultMaxWait
+	case o.MaxWait == 0:
 	case o.MaxWait < 0:
 		o.MaxWait = 0
 	}
