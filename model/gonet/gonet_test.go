@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -372,7 +373,7 @@ func TestConcurrentForward(t *testing.T) {
 					errs <- err
 					return
 				}
-				if !slicesEqual(l, j.logits) || !slicesEqual(v, j.val) {
+				if !slices.Equal(l, j.logits) || !slices.Equal(v, j.val) {
 					errs <- fmt.Errorf("goroutine %d round %d: results differ from the sequential ones", g, r)
 					return
 				}
@@ -384,18 +385,6 @@ func TestConcurrentForward(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-}
-
-func slicesEqual(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestForwardDoesNotAllocate(t *testing.T) {
