@@ -151,7 +151,7 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 		info.Weights = filepath.Join(path, m.Weights)
 		cfg := m.Network
 		// The weights must be the network the manifest describes.
-		expect = ckpt.Expect{Game: m.Game, EncodingVersion: m.EncodingVersion, Config: &cfg, Shape: m.Shape}
+		expect = ckpt.Expect{Game: m.Game, EncodingVersion: m.EncodingVersion, Config: &cfg}
 	case st.IsDir():
 		cks := rundir.Checkpoints{Dir: filepath.Join(path, "checkpoints")}
 		latest, ok, err := cks.Latest()
@@ -178,6 +178,9 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 			err = fmt.Errorf("checkpoint %s: %w", info.Weights, err)
 		}
 		return fail(err)
+	}
+	if m := info.Manifest; m != nil && h.Shape != m.Shape {
+		return fail(fmt.Errorf("weights file %s: network shape %s, but the manifest says %s", info.Weights, h.Shape, m.Shape))
 	}
 	if want := ShapeOf(game); net.Shape() != want {
 		view, err := net.withBoard(want.Height, want.Width)
