@@ -76,9 +76,9 @@ func snapshot(net *Net, tr *Trainer, meta Metadata) (*ckpt.Checkpoint, error) {
 	}
 	e := newEngine()
 	for _, t := range c.st.tensors {
-		v := make([]float32, t.numel())
+		v := make([]float32, t.NumElements())
 		e.copyOut(t.h, v)
-		ck.Tensors = append(ck.Tensors, ckpt.Tensor{Name: t.name, Shape: t.shape, Data: v})
+		ck.Tensors = append(ck.Tensors, ckpt.Tensor{Name: t.Name, Shape: t.Shape, Data: v})
 	}
 	if tr != nil {
 		js, err := json.Marshal(tr.cfg)
@@ -89,9 +89,9 @@ func snapshot(net *Net, tr *Trainer, meta Metadata) (*ckpt.Checkpoint, error) {
 		ck.Header.Optimizer = &ckpt.OptimizerRecord{Config: js, Step: tr.step, Slots: slots}
 		for i, p := range tr.params {
 			for k, sh := range tr.slots[i] {
-				v := make([]float32, p.numel())
+				v := make([]float32, p.NumElements())
 				e.copyOut(sh, v)
-				ck.Optimizer = append(ck.Optimizer, ckpt.Tensor{Name: p.name + "/" + slots[k], Shape: p.shape, Data: v})
+				ck.Optimizer = append(ck.Optimizer, ckpt.Tensor{Name: p.Name + "/" + slots[k], Shape: p.Shape, Data: v})
 			}
 		}
 	}
@@ -201,7 +201,7 @@ func load(path string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, err
 			ck.optSlots[t.Name] = t.Data
 		}
 	}
-	net, err := build(cfg, h.Shape, func(t *namedTensor) []float32 { return values[t.name] })
+	net, err := build(cfg, h.Shape, func(t *namedTensor) []float32 { return values[t.Name] })
 	if err != nil {
 		return nil, err
 	}
@@ -241,9 +241,9 @@ func (t *Trainer) Restore(ck *Checkpoint) error {
 	names := t.cfg.slotNames()
 	for _, p := range t.params {
 		for _, s := range names {
-			v, ok := ck.optSlots[p.name+"/"+s]
-			if !ok || len(v) != p.numel() {
-				return fmt.Errorf("checkpoint %s: no optimizer state %s/%s of %d values for this network", ck.path, p.name, s, p.numel())
+			v, ok := ck.optSlots[p.Name+"/"+s]
+			if !ok || len(v) != p.NumElements() {
+				return fmt.Errorf("checkpoint %s: no optimizer state %s/%s of %d values for this network", ck.path, p.Name, s, p.NumElements())
 			}
 		}
 	}
@@ -251,7 +251,7 @@ func (t *Trainer) Restore(ck *Checkpoint) error {
 	e.reset()
 	for i, p := range t.params {
 		for k, s := range names {
-			src := e.fromFloat32(ck.optSlots[p.name+"/"+s], p.shape)
+			src := e.fromFloat32(ck.optSlots[p.Name+"/"+s], p.Shape)
 			e.copyFrom(t.slots[i][k], src)
 			e.free(src)
 		}
@@ -302,5 +302,5 @@ func (n *Net) CloneThreads(threads int) (*Net, error) {
 	}
 	cfg := n.c.cfg
 	cfg.Threads = threads
-	return build(cfg, n.shape, func(t *namedTensor) []float32 { return values[t.name] })
+	return build(cfg, n.shape, func(t *namedTensor) []float32 { return values[t.Name] })
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/model/gonet"
 )
 
@@ -19,19 +20,19 @@ func randomNet(t testing.TB, cfg Config, shape Shape, seed uint64) *Net {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 99))
 	n, err := build(cfg, shape, func(nt *namedTensor) []float32 {
-		v := make([]float32, nt.numel())
+		v := make([]float32, nt.NumElements())
 		for i := range v {
 			switch {
-			case strings.HasSuffix(nt.name, ".running_var"):
+			case strings.HasSuffix(nt.Name, ".running_var"):
 				v[i] = float32(0.2 + 2*rng.Float64())
-			case strings.HasSuffix(nt.name, ".running_mean"):
+			case strings.HasSuffix(nt.Name, ".running_mean"):
 				v[i] = float32(0.5 * rng.NormFloat64())
-			case nt.init == initOne: // batch norm weight
+			case nt.Init == arch.InitOne: // batch norm weight
 				v[i] = float32(0.5 + rng.Float64())
-			case nt.init == initZero: // biases
+			case nt.Init == arch.InitZero: // biases
 				v[i] = float32(0.2 * rng.NormFloat64())
 			default:
-				v[i] = float32(rng.NormFloat64() * math.Sqrt(2/float64(nt.fanIn)))
+				v[i] = float32(rng.NormFloat64() * math.Sqrt(2/float64(nt.FanIn)))
 			}
 		}
 		return v

@@ -9,41 +9,11 @@ import (
 	"github.com/zerokit/zerokit/model/arch"
 )
 
-// role says how a tensor is trained (see arch.Role).
-type role = arch.Role
-
-const (
-	roleWeight = arch.RoleWeight // trained, with weight decay (conv and linear weights)
-	roleOther  = arch.RoleOther  // trained, without weight decay (biases, batch norm)
-	roleBuffer = arch.RoleBuffer // not trained (batch norm running statistics)
-)
-
-// initKind is how a tensor is initialised (see arch.Init).
-type initKind = arch.Init
-
-const (
-	initHe      = arch.InitHe      // N(0, 2/fanIn): layers followed by ReLU
-	initUniform = arch.InitUniform // U(-1/sqrt(fanIn), 1/sqrt(fanIn)): output layers
-	initZero    = arch.InitZero
-	initOne     = arch.InitOne
-)
-
-// namedTensor is one parameter or buffer of a network.
+// namedTensor is one parameter or buffer of a network: its description
+// in the layout and its libtorch tensor.
 type namedTensor struct {
-	name  string
-	shape []int64
-	role  role
-	init  initKind
-	fanIn int
-	h     handle
-}
-
-func (t *namedTensor) numel() int {
-	n := 1
-	for _, d := range t.shape {
-		n *= int(d)
-	}
-	return n
+	arch.Tensor
+	h handle
 }
 
 // batchNorm groups the four tensors of a batch norm layer.
@@ -96,7 +66,7 @@ func newStore(cfg Config, shape Shape) *store {
 	l := arch.NewLayout(cfg, shape)
 	s := &store{}
 	for _, t := range l.Tensors {
-		s.tensors = append(s.tensors, &namedTensor{name: t.Name, shape: t.Shape, role: t.Role, init: t.Init, fanIn: t.FanIn})
+		s.tensors = append(s.tensors, &namedTensor{Tensor: t})
 	}
 	at := func(i int) *namedTensor {
 		if i < 0 {
@@ -123,23 +93,23 @@ func newStore(cfg Config, shape Shape) *store {
 
 // initValues draws t's initial values from rng.
 func initValues(t *namedTensor, rng *rand.Rand) []float32 {
-	v := make([]float32, t.numel())
-	switch t.init {
-	case initHe:
-		std := math.Sqrt(2 / float64(t.fanIn))
+	v := make([]float32, t.NumElements())
+	switch t.Init {
+	case arch.InitHe:
+		std := math.Sqrt(2 / float64(t.FanIn))
 		for i := range v {
 			v[i] = float32(rng.NormFloat64() * std)
 		}
-	case initUniform:
-		bound := 1 / math.Sqrt(float64(t.fanIn))
+	case arch.InitUniform:
+		bound := 1 / math.Sqrt(float64(t.FanIn))
 		for i := range v {
 			v[i] = float32((2*rng.Float64() - 1) * bound)
 		}
-	case initOne:
+	case arch.InitOne:
 		for i := range v {
 			v[i] = 1
 		}
-	case initZero:
+	case arch.InitZero:
 	}
 	return v
 }
@@ -150,13 +120,13 @@ func initValues(t *namedTensor, rng *rand.Rand) []float32 {
 func (s *store) create(e *engine, values func(t *namedTensor) []float32) error {
 	e.reset()
 	for _, t := range s.tensors {
-		t.h = e.fromFloat32(values(t), t.shape)
-		if t.role != roleBuffer {
+		t.h = e.fromFloat32(values(t), t.Shape)
+		if t.Role != arch.RoleBuffer {
 			e.requiresGrad_(t.h)
 		}
 		if e.err != nil {
 			s.free()
-			return fmt.Errorf("creating %s: %w", t.name, e.err)
+			return fmt.Errorf("creating %s: %w", t.Name, e.err)
 		}
 	}
 	return nil
@@ -166,7 +136,7 @@ func (s *store) create(e *engine, values func(t *namedTensor) []float32) error {
 func (s *store) trainable() []*namedTensor {
 	var out []*namedTensor
 	for _, t := range s.tensors {
-		if t.role != roleBuffer {
+		if t.Role != arch.RoleBuffer {
 			out = append(out, t)
 		}
 	}
@@ -177,8 +147,8 @@ func (s *store) trainable() []*namedTensor {
 func (s *store) numParams() int {
 	n := 0
 	for _, t := range s.tensors {
-		if t.role != roleBuffer {
-			n += t.numel()
+		if t.Role != arch.RoleBuffer {
+			n += t.NumElements()
 		}
 	}
 	return n

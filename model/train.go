@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	lib "github.com/sugarme/gotch/libtch"
+	"github.com/zerokit/zerokit/model/arch"
 )
 
 // Optimizer kinds.
@@ -417,7 +418,7 @@ func (t *Trainer) update(lr float64) (norm float64) {
 			continue
 		}
 		decay := 0.0
-		if p.role == roleWeight {
+		if p.Role == arch.RoleWeight {
 			decay = cfg.WeightDecay
 		}
 		slots := t.slots[i]
