@@ -193,7 +193,8 @@ func TestPlayErrors(t *testing.T) {
 		{"negative max", context.Background(), Config{Game: ttt, Games: 1, MaxMoves: -1}, firstLegalFactory(), "MaxMoves"},
 		{"nil factory", context.Background(), Config{Game: ttt, Games: 1}, nil, "nil agent factory"},
 		{"factory error", context.Background(), Config{Game: ttt, Games: 1}, func(uint64) (agent.Agent, error) { return nil, boom }, "boom"},
-		{"illegal", context.Background(), Config{Game: ttt, Games: 2, Workers: 2}, fixed(scripted{action: 42}), "game 0"},
+		// Both games fail: either may be the one reported, each naming the move.
+		{"illegal", context.Background(), Config{Game: ttt, Games: 2, Workers: 2}, fixed(scripted{action: 42}), "scripted played invalid(42)"},
 		{"agent error", context.Background(), Config{Game: ttt, Games: 3}, fixed(scripted{err: boom}), "boom"},
 		{"modifies state", context.Background(), Config{Game: ttt, Games: 1}, fixed(scripted{modify: true}), "modified the state"},
 		{"cancelled", cancelled, Config{Game: ttt, Games: 3}, firstLegalFactory(), "canceled"},
