@@ -158,3 +158,100 @@ func FuzzParseConfig(f *testing.F) {
 		}
 	})
 }
+
+func TestResumeConfig(t *testing.T) {
+	stored := DefaultConfig()
+	tests := []struct {
+		name     string
+		change   func(*Config)
+		wantErr  string   // a conflict naming this
+		wantKeys []string // the changes recorded in meta.json
+	}{
+		{name: "same", change: func(*Config) {}},
+		{name: "schedule and eval", change: func(c *Config) {
+			c.Optimizer.Schedule.Kind, c.Optimizer.Schedule.StepEvery, c.Optimizer.Schedule.StepFactor = "step", 5000, 0.25
+			c.Eval.Games = 40
+		}, wantKeys: []string{"optimizer.schedule.kind: constant -> step", "optimizer.schedule.step_every: 0 -> 5000",
+			"optimizer.schedule.step_factor: 0.1 -> 0.25", "eval.games: 20 -> 40"}},
+		{name: "parallelism", change: func(c *Config) { c.SelfPlay.ParallelGames, c.Threads = 8, 1 },
+			wantKeys: []string{"selfplay.parallel_games: 48 -> 8", "threads: 2 -> 1"}},
+		{name: "model", change: func(c *Config) { c.Model.Blocks++ }, wantErr: "blocks"},
+		{name: "optimizer kind", change: func(c *Config) { c.Optimizer.Optimizer = "sgd" }, wantErr: "optimizer: sgd"},
+		{name: "search", change: func(c *Config) { c.Search.Simulations++ }, wantErr: "simulations"},
+		{name: "max moves", change: func(c *Config) { c.SelfPlay.MaxMoves = 100 }, wantErr: "max_moves"},
+		{name: "seed", change: func(c *Config) { c.Seed++ }, wantErr: "seed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			text, err := stored.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, ConfigFile), text, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, MetaFile), []byte(`{"seed": 1}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			given := stored
+			tt.change(&given)
+			gtext, err := given.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			gpath := filepath.Join(t.TempDir(), "given.yaml")
+			if err := os.WriteFile(gpath, gtext, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := resolveConfig(dir, gpath)
+			after, rerr := os.ReadFile(filepath.Join(dir, ConfigFile))
+			if rerr != nil {
+				t.Fatal(rerr)
+			}
+			meta, merr := os.ReadFile(filepath.Join(dir, MetaFile))
+			if merr != nil {
+				t.Fatal(merr)
+			}
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), "conflicts") || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want a conflict naming %q", err, tt.wantErr)
+				}
+				if string(after) != string(text) || string(meta) != `{"seed": 1}` {
+					t.Fatal("a refused configuration changed the run's files")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, given) {
+				t.Fatalf("resolved %+v, want the given configuration", got)
+			}
+			reloaded, err := LoadConfig(filepath.Join(dir, ConfigFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(reloaded, given) {
+				t.Fatal("the run's config.yaml does not hold the given configuration")
+			}
+			if len(tt.wantKeys) == 0 {
+				if string(meta) != `{"seed": 1}` {
+					t.Fatalf("meta.json changed without a configuration change: %s", meta)
+				}
+				return
+			}
+			if !strings.Contains(string(meta), `"seed": 1`) || !strings.Contains(string(meta), "config_changes") {
+				t.Fatalf("meta.json lost its fields or has no change record: %s", meta)
+			}
+			if strings.Contains(string(meta), `\u003e`) {
+				t.Fatalf("meta.json escapes its arrows: %s", meta)
+			}
+			for _, k := range tt.wantKeys {
+				if !strings.Contains(string(meta), k) {
+					t.Errorf("meta.json does not name %s: %s", k, meta)
+				}
+			}
+		})
+	}
+}

@@ -27,6 +27,10 @@
 // seeds never repeat), and the training owed for positions generated after
 // the checkpoint. After kill -9 the same happens from the last committed
 // checkpoint; no finished game is lost or duplicated (see gamestore).
+// Options.ConfigPath given on resuming may change the learning-rate
+// schedule, the evaluation, checkpoint, batching and self-play parallelism
+// settings and the thread count; the run's config.yaml is updated and
+// meta.json records the change. Any other difference is an error.
 //
 // Reproducibility: the network initialisation, every game's search (seed
 // selfplay.GameSeed(seed, game index)), the replay sampler (seeded from the

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -154,19 +155,7 @@ func resolveConfig(dir, path string) (Config, error) {
 		if err != nil {
 			return Config{}, err
 		}
-		a, err := cfg.Encode()
-		if err != nil {
-			return Config{}, err
-		}
-		b, err := given.Encode()
-		if err != nil {
-			return Config{}, err
-		}
-		if d := firstDifference(string(a), string(b)); d != "" {
-			return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); resume without -config or use a new run directory",
-				path, stored, d)
-		}
-		return cfg, nil
+		return resumeConfig(dir, cfg, given, path)
 	case errors.Is(statErr, fs.ErrNotExist):
 		if path == "" {
 			return Config{}, fmt.Errorf("train: %s has no %s: a new run needs a configuration file (-config)", dir, ConfigFile)
@@ -205,6 +194,122 @@ func resolveConfig(dir, path string) (Config, error) {
 
 // firstDifference describes the first line where two texts differ, or
 // returns "" if they are equal.
+// withAdjustable returns stored with the fields a resumed run may change
+// taken from given: the learning-rate schedule, the evaluation matches,
+// checkpoint retention, batching, self-play parallelism and cache, and
+// threads. None of them changes what a position, a game record or the
+// network means, so the run stays one run.
+func withAdjustable(stored, given Config) Config {
+	c := stored
+	c.Optimizer.Schedule = given.Optimizer.Schedule
+	c.Eval = given.Eval
+	c.Checkpoint = given.Checkpoint
+	c.Batcher = given.Batcher
+	c.SelfPlay.ParallelGames = given.SelfPlay.ParallelGames
+	c.SelfPlay.Workers = given.SelfPlay.Workers
+	c.SelfPlay.CacheSize = given.SelfPlay.CacheSize
+	c.Threads = given.Threads
+	return c
+}
+
+// resumeConfig checks a configuration given to resume the run in dir
+// against the run's stored one. Only adjustable fields (withAdjustable)
+// may differ; if some do, the run's config.yaml is replaced by the given
+// configuration and meta.json records the change (time, file, lines).
+func resumeConfig(dir string, stored, given Config, path string) (Config, error) {
+	storedPath := filepath.Join(dir, ConfigFile)
+	a, err := stored.Encode()
+	if err != nil {
+		return Config{}, err
+	}
+	b, err := given.Encode()
+	if err != nil {
+		return Config{}, err
+	}
+	fixed, err := withAdjustable(stored, given).Encode()
+	if err != nil {
+		return Config{}, err
+	}
+	if d := firstDifference(string(fixed), string(b)); d != "" {
+		return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); a resumed run may change only "+
+			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size and threads: "+
+			"resume without -config or use a new run directory", path, storedPath, d)
+	}
+	changes := changedLines(string(a), string(b))
+	if len(changes) == 0 {
+		return stored, nil
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	metaPath := filepath.Join(dir, MetaFile)
+	meta := map[string]any{}
+	if raw, err := os.ReadFile(metaPath); err == nil {
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return Config{}, fmt.Errorf("train: %s: %w", metaPath, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Config{}, fmt.Errorf("train: %w", err)
+	}
+	history, _ := meta["config_changes"].([]any)
+	meta["config_changes"] = append(history, map[string]any{"time": now, "config": path, "changes": changes})
+	var text bytes.Buffer
+	enc := json.NewEncoder(&text)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(meta); err != nil {
+		return Config{}, fmt.Errorf("train: %w", err)
+	}
+	// meta.json first: a crash between the two writes leaves the change
+	// recorded but not applied, never applied but unrecorded.
+	if err := atomicfile.WriteFile(metaPath, text.Bytes(), 0o644); err != nil {
+		return Config{}, fmt.Errorf("train: %w", err)
+	}
+	header := fmt.Sprintf("# Effective configuration of this run (from %s at %s, defaults filled in;\n# earlier changes are listed in %s).\n", path, now, MetaFile)
+	if err := atomicfile.WriteFile(storedPath, append([]byte(header), b...), 0o644); err != nil {
+		return Config{}, fmt.Errorf("train: %w", err)
+	}
+	return given, nil
+}
+
+// changedLines lists the lines of two encodings of one configuration
+// that differ, as "line: stored -> given".
+func changedLines(a, b string) []string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := range max(len(la), len(lb)) {
+		var x, y string
+		if i < len(la) {
+			x = strings.TrimSpace(la[i])
+		}
+		if i < len(lb) {
+			y = strings.TrimSpace(lb[i])
+		}
+		if x != y {
+			_, xv, _ := strings.Cut(x, ":")
+			_, yv, _ := strings.Cut(y, ":")
+			out = append(out, fmt.Sprintf("%s: %s -> %s", yamlKeyPath(lb, i), strings.TrimSpace(xv), strings.TrimSpace(yv)))
+		}
+	}
+	return out
+}
+
+// yamlKeyPath names line i of an indented YAML document by the keys of
+// its enclosing mappings, e.g. "optimizer.schedule.kind".
+func yamlKeyPath(lines []string, i int) string {
+	if i >= len(lines) {
+		return fmt.Sprintf("line %d", i+1)
+	}
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+	key := func(l string) string { k, _, _ := strings.Cut(strings.TrimSpace(l), ":"); return k }
+	path := []string{key(lines[i])}
+	for j, in := i-1, indent(lines[i]); j >= 0 && in > 0; j-- {
+		if strings.TrimSpace(lines[j]) != "" && indent(lines[j]) < in {
+			in = indent(lines[j])
+			path = append([]string{key(lines[j])}, path...)
+		}
+	}
+	return strings.Join(path, ".")
+}
+
 func firstDifference(a, b string) string {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
 	for i := range max(len(la), len(lb)) {
