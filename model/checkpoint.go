@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 
@@ -120,16 +119,12 @@ type Checkpoint struct {
 // zerokit checkpoint, or that does not match want, gives an error naming
 // the file and the problem.
 func Load(path string, want Expect) (*Checkpoint, error) {
-	f, err := os.Open(path)
+	f, size, err := ckpt.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	return LoadFrom(path, f, st.Size(), want)
+	return LoadFrom(path, f, size, want)
 }
 
 // LoadFrom reads and validates a checkpoint of size bytes from r, like

@@ -233,20 +233,31 @@ func writeFileAtomic(path string, data []byte) error {
 // tensors and configuration blob, not its optimizer state. Errors name the
 // file and the problem.
 func ReadFile(path string) (*Checkpoint, error) {
-	f, err := os.Open(path)
+	f, size, err := Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
-	}
-	c, err := Read(f, st.Size())
+	c, err := Read(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return c, nil
+}
+
+// Open opens the checkpoint file at path for NewReader or Read and returns
+// its size; errors name the file. The caller closes the file.
+func Open(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return f, st.Size(), nil
 }
 
 // Read reads and checks a checkpoint of size bytes from r, like ReadFile,
