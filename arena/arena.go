@@ -163,8 +163,10 @@ func splitmix(x uint64) uint64 {
 // Play plays cfg.Games games between agents built by a and b and returns
 // the result from A's side. Each game builds fresh agents (agents need not
 // be safe for concurrent use). An agent error or an illegal action ends the
-// match with an error naming the game and agent; cancelling ctx ends it
-// with ctx's error.
+// match with an error naming the game and agent. Cancelling ctx ends it
+// with an *Interrupted error wrapping ctx's error, and the result of the
+// games finished before it that form a prefix of the match (see
+// Interrupted): games in flight are dropped.
 func Play(ctx context.Context, cfg Config, a, b agent.Factory) (Result, error) {
 	if cfg.Game == nil {
 		return Result{}, errors.New("arena: no game")
@@ -201,6 +203,7 @@ func Play(ctx context.Context, cfg Config, a, b agent.Factory) (Result, error) {
 	res := Result{A: a0.Name(), B: b0.Name(), Game: cfg.Game.Name()}
 	records := make([]GameRecord, cfg.Games)
 
+	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	jobs := make(chan int)
@@ -237,7 +240,19 @@ feed:
 	close(jobs)
 	wg.Wait()
 	if err := context.Cause(ctx); err != nil {
-		return Result{}, err
+		if perr := parent.Err(); perr == nil || !errors.Is(err, perr) {
+			return Result{}, err
+		}
+		n := 0
+		for n < len(done) && done[n] {
+			n++
+		}
+		n -= n % 2
+		for _, rec := range records[:n] {
+			res.add(rec)
+		}
+		res.Records = records[:n]
+		return res, &Interrupted{Played: n, Requested: cfg.Games, Err: err}
 	}
 	for i, rec := range records {
 		if !done[i] {
@@ -248,6 +263,27 @@ feed:
 	res.Records = records
 	return res, nil
 }
+
+// Interrupted is Play's error when its context is cancelled. The result
+// returned with it holds games 0 to Played-1: the longest run of finished
+// games from game 0, cut to an even number so that each agent played as
+// many games with each colour. Games finished out of that order are
+// dropped with the ones in flight, so that a match stopped early does not
+// favour its shorter games.
+type Interrupted struct {
+	// Played is the number of games in the result; Requested is
+	// Config.Games.
+	Played, Requested int
+	// Err is the context's error.
+	Err error
+}
+
+func (e *Interrupted) Error() string {
+	return fmt.Sprintf("arena: interrupted after %d of %d games: %v", e.Played, e.Requested, e.Err)
+}
+
+// Unwrap returns the context's error.
+func (e *Interrupted) Unwrap() error { return e.Err }
 
 // playIndexed builds game i's agents and plays it.
 func playIndexed(ctx context.Context, cfg Config, maxMoves int, fa, fb agent.Factory, i int) (GameRecord, error) {

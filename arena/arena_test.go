@@ -245,3 +245,50 @@ func TestGameSeedsDistinct(t *testing.T) {
 		seen[a], seen[b] = true, true
 	}
 }
+
+func TestPlayInterrupted(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		workers     int
+		cancelAfter int // games finished when the context is cancelled
+	}{
+		{"one worker, odd", 1, 5},
+		{"one worker, even", 1, 4},
+		{"three workers", 3, 7},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			finished := 0
+			cfg := Config{Game: tictactoe.New(), Games: 40, Workers: tt.workers, Seed: 3,
+				OnGame: func(GameRecord) {
+					if finished++; finished == tt.cancelAfter {
+						cancel()
+					}
+				}}
+			res, err := Play(ctx, cfg, agent.RandomFactory(), agent.RandomFactory())
+			var intr *Interrupted
+			if !errors.As(err, &intr) || !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want an *Interrupted wrapping context.Canceled", err)
+			}
+			if intr.Requested != 40 || intr.Played != res.Games() || res.Games()%2 != 0 || res.Games() > finished {
+				t.Fatalf("played %d (result %d games) of %d, %d finished", intr.Played, res.Games(), intr.Requested, finished)
+			}
+			if tt.workers == 1 && res.Games() != tt.cancelAfter-tt.cancelAfter%2 {
+				t.Fatalf("one worker: %d games in the result, want %d", res.Games(), tt.cancelAfter-tt.cancelAfter%2)
+			}
+			for i, rec := range res.Records {
+				if rec.Index != i {
+					t.Fatalf("record %d is game %d: the result is not a prefix", i, rec.Index)
+				}
+			}
+			var first int
+			for _, c := range [2]int{0, 1} {
+				first += res.Wins[c] + res.Draws[c] + res.Losses[c]
+				if c == 0 && 2*first != res.Games() {
+					t.Fatalf("A played first in %d of %d games", first, res.Games())
+				}
+			}
+		})
+	}
+}

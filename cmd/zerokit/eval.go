@@ -31,6 +31,12 @@ Each game starts with -opening uniformly random actions (shared by games 2k
 and 2k+1, which swap colours) so that deterministic agents play varied
 games. The agents of game i are seeded from -seed, i and the spec's seed=.
 
+Ctrl-C (SIGINT) or SIGTERM stops the match and reports it as a shorter one:
+games 0 to N-1, the longest run of finished games from game 0 (N even, so
+both agents played each colour equally often); games in flight, or
+finished out of that order, are dropped, so the short games do not count
+more than they should.
+
 Agent specs (-a, -b):
 `
 
@@ -106,7 +112,13 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	res, err := arena.Play(ctx, cfg, seeded(a), seeded(b))
-	if err != nil {
+	var intr *arena.Interrupted
+	switch {
+	case errors.As(err, &intr) && intr.Played > 0:
+		// Ctrl-C: report the games played, as a shorter match.
+		fmt.Fprintf(stdout, "interrupted: the result covers games 0-%d of the %d requested (the longest run of finished games from game 0, even; the others were dropped)\n",
+			intr.Played-1, intr.Requested)
+	case err != nil:
 		return err
 	}
 	if err := res.WriteText(stdout); err != nil {
@@ -116,6 +128,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *jsonOut != "" {
 		js, err := json.MarshalIndent(evalReport{
 			SpecA: a.Spec.String(), SpecB: b.Spec.String(), Seed: *seed, Opening: *opening,
+			Requested: *nGames, Interrupted: intr != nil,
 			Result: res, Total: reportEstimate(res.Estimate()),
 			AsFirst: reportEstimate(res.EstimateAs(0)), AsSecond: reportEstimate(res.EstimateAs(1)),
 		}, "", "  ")
@@ -175,14 +188,18 @@ func outcomeForA(g arena.GameRecord) string {
 
 // evalReport is the -json output of eval.
 type evalReport struct {
-	SpecA    string       `json:"spec_a"`
-	SpecB    string       `json:"spec_b"`
-	Seed     uint64       `json:"seed"`
-	Opening  int          `json:"opening"`
-	Total    jsonEstimate `json:"total"`
-	AsFirst  jsonEstimate `json:"a_first"`
-	AsSecond jsonEstimate `json:"a_second"`
-	Result   arena.Result `json:"result"`
+	SpecA   string `json:"spec_a"`
+	SpecB   string `json:"spec_b"`
+	Seed    uint64 `json:"seed"`
+	Opening int    `json:"opening"`
+	// Requested is -games; Interrupted is set when Ctrl-C ended the match
+	// early (the result then covers fewer games).
+	Requested   int          `json:"games_requested"`
+	Interrupted bool         `json:"interrupted"`
+	Total       jsonEstimate `json:"total"`
+	AsFirst     jsonEstimate `json:"a_first"`
+	AsSecond    jsonEstimate `json:"a_second"`
+	Result      arena.Result `json:"result"`
 }
 
 // jsonEstimate is elo.Estimate for JSON, whose numbers cannot be

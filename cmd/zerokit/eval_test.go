@@ -74,3 +74,50 @@ func TestEvalErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalInterrupted stops a long match (as Ctrl-C does) once some games
+// are done: eval reports the finished prefix as a shorter match and says so.
+func TestEvalInterrupted(t *testing.T) {
+	jsonPath := filepath.Join(t.TempDir(), "eval.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	stderr := &cancelAfter{cancel: cancel, lines: 10} // -v: one line per game
+	err := runEval(ctx, []string{"-game", "tictactoe", "-a", "mcts:sims=200", "-b", "random",
+		"-games", "2000", "-v", "-json", jsonPath}, strings.NewReader(""), &out, stderr)
+	if err != nil {
+		t.Fatalf("interrupted eval: %v", err)
+	}
+	if !strings.Contains(out.String(), "interrupted: the result covers games 0-9 ") || !strings.Contains(out.String(), "of the 2000 requested") {
+		t.Errorf("output does not say the match was interrupted:\n%s", out.String())
+	}
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Requested   int  `json:"games_requested"`
+		Interrupted bool `json:"interrupted"`
+		Total       struct{ Games int }
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Interrupted || rep.Requested != 2000 || rep.Total.Games != 10 {
+		t.Errorf("JSON report %+v", rep)
+	}
+}
+
+// cancelAfter is a writer that cancels after lines writes.
+type cancelAfter struct {
+	cancel func()
+	lines  int
+	bytes.Buffer
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	if c.lines--; c.lines == 0 {
+		c.cancel()
+	}
+	return c.Buffer.Write(p)
+}
