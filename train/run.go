@@ -192,8 +192,6 @@ func resolveConfig(dir, path string) (Config, error) {
 	}
 }
 
-// firstDifference describes the first line where two texts differ, or
-// returns "" if they are equal.
 // withAdjustable returns stored with the fields a resumed run may change
 // taken from given: the learning-rate schedule, the evaluation matches,
 // checkpoint retention, batching, self-play parallelism and cache, and
@@ -310,6 +308,8 @@ func yamlKeyPath(lines []string, i int) string {
 	return strings.Join(path, ".")
 }
 
+// firstDifference describes the first line where two texts differ, or
+// returns "" if they are equal.
 func firstDifference(a, b string) string {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
 	for i := range max(len(la), len(lb)) {
