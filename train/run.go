@@ -271,23 +271,35 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 // changedLines lists the lines of two encodings of one configuration
 // that differ, as "line: stored -> given".
 func changedLines(a, b string) []string {
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	la, lb, idx := differingLines(a, b)
 	var out []string
-	for i := range max(len(la), len(lb)) {
-		var x, y string
-		if i < len(la) {
-			x = strings.TrimSpace(la[i])
-		}
-		if i < len(lb) {
-			y = strings.TrimSpace(lb[i])
-		}
-		if x != y {
-			_, xv, _ := strings.Cut(x, ":")
-			_, yv, _ := strings.Cut(y, ":")
-			out = append(out, fmt.Sprintf("%s: %s -> %s", yamlKeyPath(lb, i), strings.TrimSpace(xv), strings.TrimSpace(yv)))
-		}
+	for _, i := range idx {
+		_, xv, _ := strings.Cut(lineAt(la, i), ":")
+		_, yv, _ := strings.Cut(lineAt(lb, i), ":")
+		out = append(out, fmt.Sprintf("%s: %s -> %s", yamlKeyPath(lb, i), strings.TrimSpace(xv), strings.TrimSpace(yv)))
 	}
 	return out
+}
+
+// differingLines splits a and b into lines and returns them with the
+// indexes of the lines that differ (a line one text lacks counts as
+// empty).
+func differingLines(a, b string) (la, lb []string, idx []int) {
+	la, lb = strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range max(len(la), len(lb)) {
+		if lineAt(la, i) != lineAt(lb, i) {
+			idx = append(idx, i)
+		}
+	}
+	return la, lb, idx
+}
+
+// lineAt returns lines[i], or "" past the end.
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return ""
 }
 
 // yamlKeyPath names line i of an indented YAML document by the keys of
@@ -311,20 +323,12 @@ func yamlKeyPath(lines []string, i int) string {
 // firstDifference describes the first line where two texts differ, or
 // returns "" if they are equal.
 func firstDifference(a, b string) string {
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range max(len(la), len(lb)) {
-		var x, y string
-		if i < len(la) {
-			x = la[i]
-		}
-		if i < len(lb) {
-			y = lb[i]
-		}
-		if x != y {
-			return fmt.Sprintf("effective configuration line %d: stored %q, given %q", i+1, strings.TrimSpace(x), strings.TrimSpace(y))
-		}
+	la, lb, idx := differingLines(a, b)
+	if len(idx) == 0 {
+		return ""
 	}
-	return ""
+	i := idx[0]
+	return fmt.Sprintf("effective configuration line %d: stored %q, given %q", i+1, strings.TrimSpace(lineAt(la, i)), strings.TrimSpace(lineAt(lb, i)))
 }
 
 // trainer is one invocation of Run.
