@@ -30,6 +30,9 @@ func (n *Network) NewAgent(s Settings, seed uint64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if eval, err = s.Utility().Wrap(n.game, eval); err != nil {
+		return nil, fmt.Errorf("agent %s: %w", n.info.Name, err)
+	}
 	name := n.info.Name + "-" + s.Label()
 	m, err := agent.NewMCTS(name, s.SearchConfig(), eval, seed)
 	if err != nil {

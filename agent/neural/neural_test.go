@@ -273,7 +273,11 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:path=" + ckpt + ",sims=32,time=1s,leaves=4,cpuct=2,mode=gumbel,reuse=0",
 			want: Settings{Simulations: 32, MoveTime: Duration(time.Second), Mode: "gumbel", LeavesInFlight: 4, CPUCT: 2}, wantName: "step3-sims32-1s-gumbel"},
 		{spec: "net:path=" + ckpt + ",sims=0,time=500ms", want: Settings{MoveTime: Duration(500 * time.Millisecond), Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}, wantName: "step3-500ms"},
+		{spec: "net:path=" + ckpt + ",sims=64,material=0.3,mscale=3", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, MaterialWeight: 0.3, MaterialScale: 3},
+			wantName: "step3-sims64-mat0.3"},
 		{spec: "net:sims=3", wantErr: "path= is required"},
+		{spec: "net:path=" + ckpt + ",material=1", wantErr: "material=1"},
+		{spec: "net:path=" + ckpt + ",mscale=-1", wantErr: "mscale=-1"},
 		{spec: "net:path=" + ckpt + ",sims=0", wantErr: "no budget"},
 		{spec: "net:path=" + ckpt + ",sims=0,time=1s,mode=gumbel", wantErr: "gumbel search plans"},
 		{spec: "net:path=" + ckpt + ",sims=-1", wantErr: "sims=-1"},
@@ -330,6 +334,10 @@ func TestSettingsValidate(t *testing.T) {
 		{"bad mode", func(s *Settings) { s.Mode = "minimax" }, "mode"},
 		{"leaves", func(s *Settings) { s.LeavesInFlight = 0 }, "leaves_in_flight"},
 		{"cpuct", func(s *Settings) { s.CPUCT = 0 }, "c_puct"},
+		{"material", func(s *Settings) { s.MaterialWeight, s.MaterialScale = 0.3, 2 }, ""},
+		{"material weight", func(s *Settings) { s.MaterialWeight = 1 }, "material_weight"},
+		{"material weight negative", func(s *Settings) { s.MaterialWeight = -0.1 }, "material_weight"},
+		{"material scale", func(s *Settings) { s.MaterialScale = -1 }, "material_scale"},
 	}
 	for _, tc := range tests {
 		s := ok

@@ -97,7 +97,7 @@ func (p *Pool) Close() error {
 
 // Kind is the "net" agent spec kind, loading networks through p:
 //
-//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,backend=go|libtorch]
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,material=W][,mscale=S][,backend=go|libtorch]
 //
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
@@ -105,14 +105,16 @@ func (p *Pool) Kind() spec.Kind {
 	return spec.Kind{
 		Summary: "trained network with tree search (an exported agent directory, a checkpoint file or a run directory)",
 		Keys: map[string]string{
-			"path":   "exported agent directory, checkpoint file, or training run directory (its latest checkpoint); required",
-			"sims":   fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", DefaultSimulations),
-			"time":   "thinking time per move, e.g. 500ms (default: the agent's, else none; 0: none); the protocol's deadline also stops it",
-			"leaves": fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", DefaultLeavesInFlight),
-			"cpuct":  "PUCT exploration constant (default: the agent's, else 1.25)",
-			"mode":   "search: puct or gumbel (default: the agent's, else puct)",
-			"reuse":  "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
-			"nodes":  "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
+			"path":     "exported agent directory, checkpoint file, or training run directory (its latest checkpoint); required",
+			"sims":     fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", DefaultSimulations),
+			"time":     "thinking time per move, e.g. 500ms (default: the agent's, else none; 0: none); the protocol's deadline also stops it",
+			"leaves":   fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", DefaultLeavesInFlight),
+			"cpuct":    "PUCT exploration constant (default: the agent's, else 1.25)",
+			"mode":     "search: puct or gumbel (default: the agent's, else puct)",
+			"reuse":    "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
+			"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
+			"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
+			"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
 			"backend": fmt.Sprintf("what evaluates the network: %s (pure Go, the default: no libtorch in the process) or %s",
 				BackendGo, BackendLibtorch),
 		},
@@ -182,6 +184,12 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	}
 	s.ReuseTree = reuse == 1
 	if s.MaxNodes, err = p.Int("nodes", s.MaxNodes, 0, math.MaxInt32); err != nil {
+		return Settings{}, err
+	}
+	if s.MaterialWeight, err = p.Float("material", s.MaterialWeight, 0, 0.999); err != nil {
+		return Settings{}, err
+	}
+	if s.MaterialScale, err = p.Float("mscale", s.MaterialScale, 0, 1e6); err != nil {
 		return Settings{}, err
 	}
 	if err := s.Validate(); err != nil {

@@ -47,6 +47,13 @@ type Settings struct {
 	// many nodes (mcts.Config.MaxNodes): it bounds the agent's memory,
 	// about 100 bytes per node in all. 0 means no limit.
 	MaxNodes int `json:"max_nodes,omitempty"`
+	// MaterialWeight, when positive, blends the game's material balance
+	// into the search's leaf values (agent.MaterialUtility): 0 is the
+	// network's value alone.
+	MaterialWeight float64 `json:"material_weight,omitempty"`
+	// MaterialScale is agent.MaterialUtility.Scale (0:
+	// agent.DefaultMaterialScale).
+	MaterialScale float64 `json:"material_scale,omitempty"`
 }
 
 // DefaultLeavesInFlight is the default Settings.LeavesInFlight. On a CPU a
@@ -90,6 +97,10 @@ func (s Settings) Validate() error {
 		return bad("c_puct", s.CPUCT, "want a finite value > 0")
 	case s.MaxNodes < 0:
 		return bad("max_nodes", s.MaxNodes, "want 0 (no limit) or more")
+	case math.IsNaN(s.MaterialWeight) || s.MaterialWeight < 0 || s.MaterialWeight >= 1:
+		return bad("material_weight", s.MaterialWeight, "want 0 (off) <= weight < 1")
+	case math.IsNaN(s.MaterialScale) || math.IsInf(s.MaterialScale, 0) || s.MaterialScale < 0:
+		return bad("material_scale", s.MaterialScale, "want a finite value > 0, or 0 for the default")
 	}
 	return nil
 }
@@ -110,6 +121,15 @@ func (s Settings) SearchConfig() mcts.Config {
 	return c
 }
 
+// Utility is the material utility of these settings.
+func (s Settings) Utility() agent.MaterialUtility {
+	u := agent.MaterialUtility{Weight: s.MaterialWeight, Scale: s.MaterialScale}
+	if u.Scale == 0 {
+		u.Scale = agent.DefaultMaterialScale
+	}
+	return u
+}
+
 // Label describes the budget for agent names: "sims64", "1s" or
 // "sims64-1s", with "-gumbel" for Gumbel search.
 func (s Settings) Label() string {
@@ -122,6 +142,9 @@ func (s Settings) Label() string {
 	}
 	if s.Mode == mcts.ModeGumbel {
 		parts = append(parts, "gumbel")
+	}
+	if s.MaterialWeight > 0 {
+		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))
 	}
 	return strings.Join(parts, "-")
 }

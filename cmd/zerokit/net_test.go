@@ -61,7 +61,7 @@ func TestExportCommand(t *testing.T) {
 	writeRun(t, run, trainingWYB, 5, 9)
 	out := filepath.Join(dir, "my_agent")
 	stdout, stderr, err := runCmd(t, runExport, "-checkpoint", run, "-out", out, "-sims", "16", "-move-time", "2s",
-		"-leaves", "2", "-binary", "/opt/zk/zerokit", "-game-time", "50s")
+		"-leaves", "2", "-material", "0.3", "-binary", "/opt/zk/zerokit", "-game-time", "50s")
 	if err != nil {
 		t.Fatalf("export: %v\n%s", err, stderr)
 	}
@@ -72,7 +72,7 @@ func TestExportCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := neural.Settings{Simulations: 16, MoveTime: neural.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true, MaxNodes: defaultExportMaxNodes}
+	want := neural.Settings{Simulations: 16, MoveTime: neural.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true, MaxNodes: defaultExportMaxNodes, MaterialWeight: 0.3}
 	if m.Search != want || m.Source.Step != 9 || !strings.HasSuffix(m.Source.Checkpoint, "step-000000009.ckpt") {
 		t.Errorf("manifest %+v", m)
 	}
@@ -100,6 +100,8 @@ func TestExportCommand(t *testing.T) {
 		{[]string{"-checkpoint", dir, "-out", filepath.Join(dir, "x")}, "without checkpoints/latest.json"},
 		{[]string{"-checkpoint", run, "-out", filepath.Join(dir, "y"), "-sims", "0"}, "no budget"},
 		{[]string{"-checkpoint", run, "-out", filepath.Join(dir, "y"), "-mode", "mcts"}, "mode"},
+		{[]string{"-checkpoint", run, "-out", filepath.Join(dir, "y"), "-material", "1"}, "material_weight"},
+		{[]string{"-checkpoint", run, "-out", filepath.Join(dir, "y"), "-material-scale", "-2"}, "material_scale"},
 	} {
 		_, _, err := runCmd(t, runExport, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

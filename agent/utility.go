@@ -1,0 +1,80 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// MaterialUtility is a search utility that blends a value evaluator with
+// the game's material balance, in the spirit of KataGo's score utility: a
+// network trained on wins and losses alone values every position of a won
+// (or lost) game near +1 (-1), and a search over such values is
+// indifferent between keeping and throwing away material. With the blend
+// the search prefers, among moves of nearly equal value, the one that
+// keeps more material.
+//
+// The leaf value becomes
+//
+//	(1 - Weight) * v + Weight * tanh(material / Scale)
+//
+// where v is the inner evaluator's value and material is the game's
+// Material heuristic (own minus enemy pieces for Watch Your Back!), both
+// from the point of view of the player to move. Terminal states keep their
+// exact returns, so a win is still worth more than any material lead.
+type MaterialUtility struct {
+	// Weight is the share of the material term, in [0, 1).
+	Weight float64
+	// Scale is the material lead (in the heuristic's unit) worth
+	// tanh(1) = 0.76 of the term; > 0.
+	Scale float64
+}
+
+// DefaultMaterialScale is the MaterialUtility.Scale of agents that set a
+// weight but no scale: a lead of two pieces is worth tanh(1) of the term.
+const DefaultMaterialScale = 2
+
+// Validate reports a weight outside [0, 1) or a scale that is not > 0.
+func (u MaterialUtility) Validate() error {
+	switch {
+	case math.IsNaN(u.Weight) || u.Weight < 0 || u.Weight >= 1:
+		return fmt.Errorf("material utility: weight %v: want 0 <= weight < 1", u.Weight)
+	case math.IsNaN(u.Scale) || math.IsInf(u.Scale, 0) || u.Scale <= 0:
+		return fmt.Errorf("material utility: scale %v: want a finite value > 0", u.Scale)
+	}
+	return nil
+}
+
+// Wrap returns eval with the material term blended into its values for
+// game's states; with Weight 0 it returns eval itself.
+func (u MaterialUtility) Wrap(game env.Game, eval mcts.Evaluator) (mcts.Evaluator, error) {
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	if u.Weight == 0 {
+		return eval, nil
+	}
+	h, err := Material(game)
+	if err != nil {
+		return nil, fmt.Errorf("material utility: %w", err)
+	}
+	return &materialEvaluator{inner: eval, material: h, u: u}, nil
+}
+
+type materialEvaluator struct {
+	inner    mcts.Evaluator
+	material Heuristic
+	u        MaterialUtility
+}
+
+func (e *materialEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
+	v, err := e.inner.Evaluate(ctx, s, legal, priors)
+	if err != nil {
+		return 0, err
+	}
+	m := math.Tanh(e.material.Evaluate(s, s.CurrentPlayer()) / e.u.Scale)
+	return float32((1-e.u.Weight)*float64(v) + e.u.Weight*m), nil
+}

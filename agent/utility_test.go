@@ -1,0 +1,104 @@
+package agent
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/mcts"
+)
+
+// saturated values every state at v for the player to move, with uniform
+// priors: a network sure of the result whatever the material.
+type saturated struct{ v float32 }
+
+func (e saturated) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
+	if _, err := (mcts.UniformEvaluator{}).Evaluate(ctx, s, legal, priors); err != nil {
+		return 0, err
+	}
+	return e.v, nil
+}
+
+// captureRows: Black to move (turn 11) captures White's (3,3) by stepping
+// (5,3) -> (4,3); three pieces each.
+const captureRows = "X - - - - - - X/- - - - - - - -/- - - - - - - -/- - @ O - @ - -/- - - - - - - -/- - - - - - @ -/- O - - O - - -/X - - - - - - X"
+
+func TestMaterialUtilityValue(t *testing.T) {
+	g := wyb.New(wybOpts)
+	s := position(t, captureRows, 11) // material 0
+	// After the capture: White to move, 2 White against 3 Black.
+	after := position(t, "X - - - - - - X/- - - - - - - -/- - - - - - - -/- - @ - @ - - -/- - - - - - - -/- - - - - - @ -/- O - - O - - -/X - - - - - - X", 12)
+	tests := []struct {
+		name  string
+		u     MaterialUtility
+		state *wyb.State
+		v     float32
+		want  float64
+	}{
+		{"weight 0 is the value", MaterialUtility{Weight: 0, Scale: 2}, after, 0.9, 0.9},
+		{"even material", MaterialUtility{Weight: 0.25, Scale: 2}, s, 0.8, 0.75 * 0.8},
+		// White to move, one piece down: material -1.
+		{"one piece down", MaterialUtility{Weight: 0.25, Scale: 2}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
+		{"scale", MaterialUtility{Weight: 0.5, Scale: 1}, after, -0.2, 0.5*-0.2 + 0.5*math.Tanh(-1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eval, err := tt.u.Wrap(g, saturated{tt.v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			legal := tt.state.LegalActions(nil)
+			priors := make([]float32, len(legal))
+			got, err := eval.Evaluate(context.Background(), tt.state, legal, priors)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(float64(got)-tt.want) > 1e-6 {
+				t.Errorf("value %v, want %v", got, tt.want)
+			}
+			if math.Abs(float64(priors[0])-1/float64(len(legal))) > 1e-6 {
+				t.Errorf("prior %v: the inner evaluator's priors should pass through", priors[0])
+			}
+		})
+	}
+}
+
+func TestMaterialUtilityValidate(t *testing.T) {
+	g := wyb.New(wybOpts)
+	for _, u := range []MaterialUtility{
+		{Weight: -0.1, Scale: 2}, {Weight: 1, Scale: 2}, {Weight: math.NaN(), Scale: 2},
+		{Weight: 0.2, Scale: 0}, {Weight: 0.2, Scale: -1}, {Weight: 0.2, Scale: math.Inf(1)},
+	} {
+		if _, err := u.Wrap(g, saturated{}); err == nil {
+			t.Errorf("%+v: no error", u)
+		}
+	}
+}
+
+// With values saturated at a win whatever happens, plain search has no
+// reason to take a free piece; the material utility makes it take it.
+func TestMaterialUtilitySearchTakesMaterial(t *testing.T) {
+	g := wyb.New(wybOpts)
+	u := MaterialUtility{Weight: 0.2, Scale: DefaultMaterialScale}
+	eval, err := u.Wrap(g, saturated{0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMCTS("mat", EvalSearchConfig(400), eval, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := position(t, captureRows, 11)
+	a, err := m.Act(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ApplyAction(a); err != nil {
+		t.Fatal(err)
+	}
+	if got := WYBMaterial(s, 1); got != 1 {
+		t.Errorf("played %s: Black's material %v, want 1 (the capture)", s.ActionString(a), got)
+	}
+}
