@@ -17,6 +17,8 @@ package selfplay
 
 import (
 	"fmt"
+	"math"
+	"strings"
 )
 
 // Config holds the self-play parameters (the "selfplay" section of a
@@ -41,6 +43,20 @@ type Config struct {
 	// core evaluates a small network faster than one multi-threaded
 	// worker. 0 means 1. Default 1.
 	Workers int `yaml:"workers"`
+	// SparringAgent is the agent spec (as in "zerokit eval", e.g.
+	// "alphabeta:depth=3") of a fixed opponent that the network plays in a
+	// share SparringFraction of the games instead of itself; "" for none.
+	// Self-play alone only meets the mistakes the network itself makes; a
+	// sparring partner that plays differently (a tactical searcher) shows
+	// it positions self-play never reaches. The network's moves of those
+	// games are searched and recorded as usual; the partner's moves are
+	// recorded without a policy target or root value (value-only
+	// positions, see buffer.value_only_positions).
+	SparringAgent string `yaml:"sparring_agent"`
+	// SparringFraction is the share of games, in [0, 1], played against
+	// SparringAgent, chosen from each game's seed, with the network's
+	// colour also from the seed. Default 0.
+	SparringFraction float64 `yaml:"sparring_fraction"`
 }
 
 // DefaultConfig returns the default self-play configuration.
@@ -62,7 +78,22 @@ func (c Config) Validate() error {
 	if c.CacheSize < 0 {
 		return fmt.Errorf("selfplay config: cache_size = %d: want a value >= 0 (0 disables)", c.CacheSize)
 	}
+	if math.IsNaN(c.SparringFraction) || c.SparringFraction < 0 || c.SparringFraction > 1 {
+		return fmt.Errorf("selfplay config: sparring_fraction = %v: want a value in [0, 1]", c.SparringFraction)
+	}
+	if c.SparringFraction > 0 && strings.TrimSpace(c.SparringAgent) == "" {
+		return fmt.Errorf("selfplay config: sparring_fraction = %v but no sparring_agent", c.SparringFraction)
+	}
 	return nil
+}
+
+// Sparring reports whether game seed plays against the sparring partner
+// (with probability fraction) and, if so, the partner's player (0 or 1,
+// evenly). The choice depends only on seed and fraction.
+func Sparring(seed uint64, fraction float64) (sparring bool, partner int) {
+	z := mix64(seed ^ 0x5deece66d2b1c3a7)
+	u := float64(z>>11) / (1 << 53)
+	return u < fraction, int(mix64(z) & 1)
 }
 
 // GameSeed is the seed of game index of a run seeded with runSeed. For a

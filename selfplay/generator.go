@@ -36,10 +36,20 @@ type Options struct {
 	Worker int
 	// Now stamps finished games (Meta.Time); nil uses time.Now.
 	Now func() time.Time
+	// Sparring builds the sparring partner of a game from the game's seed
+	// (see Config.SparringAgent); required when Config.SparringFraction is
+	// positive.
+	Sparring func(seed uint64) (Opponent, error)
 	// OnMove, if set, is called after each move with the number of moves
 	// played so far in the current Run (for progress display). Calls are
 	// serialised; it must be quick.
 	OnMove func(moves int64)
+}
+
+// Opponent is a sparring partner: any player that picks an action for the
+// player to move, without modifying the state (agent.Agent is one).
+type Opponent interface {
+	Act(ctx context.Context, s env.State) (action int, err error)
 }
 
 // Stop says when Run returns. Exactly one field must be positive.
@@ -83,6 +93,10 @@ type gameSlot struct {
 	state  env.State
 	search *mcts.Search
 	rec    data.Record
+	// partner plays player partnerPlayer in a sparring game; nil in
+	// self-play.
+	partner       Opponent
+	partnerPlayer int
 }
 
 // NewGenerator returns a generator of games of game.
@@ -101,6 +115,9 @@ func NewGenerator(game env.Game, cfg Config, opts Options) (*Generator, error) {
 	}
 	if opts.Worker < 0 {
 		return nil, fmt.Errorf("selfplay: worker id %d is negative", opts.Worker)
+	}
+	if cfg.SparringFraction > 0 && opts.Sparring == nil {
+		return nil, fmt.Errorf("selfplay: sparring_fraction %v with no way to build the sparring partner %q", cfg.SparringFraction, cfg.SparringAgent)
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -242,7 +259,7 @@ func (r *run) take() *gameSlot {
 		r.fail(err)
 		return nil
 	}
-	return &gameSlot{
+	gs := &gameSlot{
 		index:  idx,
 		seed:   seed,
 		state:  g.game.NewInitialState(),
@@ -252,6 +269,14 @@ func (r *run) take() *gameSlot {
 			EncodingVersion: g.game.EncodingVersion(),
 		},
 	}
+	if sparring, partner := Sparring(seed, g.cfg.SparringFraction); sparring {
+		if gs.partner, err = g.opts.Sparring(seed); err != nil {
+			r.fail(fmt.Errorf("selfplay: game %d: sparring partner: %w", idx, err))
+			return nil
+		}
+		gs.partnerPlayer = partner
+	}
+	return gs
 }
 
 // park puts an unfinished game back in the generator's queue.
@@ -305,6 +330,9 @@ func (r *run) work(networkStep int64) {
 // move searches the game's position and plays the chosen action. It
 // reports whether the game is over (or reached the move limit).
 func (r *run) move(gs *gameSlot) (bool, error) {
+	if gs.partner != nil && gs.state.CurrentPlayer() == gs.partnerPlayer {
+		return r.partnerMove(gs)
+	}
 	res, err := gs.search.Run(r.ctx, gs.state)
 	if err != nil {
 		return false, err
@@ -336,6 +364,26 @@ func (r *run) move(gs *gameSlot) (bool, error) {
 	}
 	r.mu.Unlock()
 
+	return r.over(gs), nil
+}
+
+// partnerMove plays the sparring partner's move, recorded with neither a
+// policy target nor a root value. The search keeps the subtree of the
+// partner's move, if it has one.
+func (r *run) partnerMove(gs *gameSlot) (bool, error) {
+	a, err := gs.partner.Act(r.ctx, gs.state)
+	if err != nil {
+		return false, fmt.Errorf("sparring partner: %w", err)
+	}
+	if err := gs.state.ApplyAction(a); err != nil {
+		return false, fmt.Errorf("sparring partner chose an illegal action: %w", err)
+	}
+	gs.rec.Actions = append(gs.rec.Actions, a)
+	gs.rec.Moves = append(gs.rec.Moves, data.Move{})
+	gs.search.Advance(a)
+	r.mu.Lock()
+	r.stats.PartnerMoves++
+	r.mu.Unlock()
 	return r.over(gs), nil
 }
 
@@ -371,7 +419,11 @@ func (r *run) finish(gs *gameSlot, networkStep int64) {
 		r.fail(fmt.Errorf("selfplay: game %d: sink: %w", gs.index, err))
 		return
 	}
-	r.stats.add(rec, truncated)
+	partner := -1
+	if gs.partner != nil {
+		partner = gs.partnerPlayer
+	}
+	r.stats.add(rec, truncated, partner)
 	if r.stop.Positions > 0 && r.stats.Positions >= r.stop.Positions {
 		r.stopping.Store(true)
 	}

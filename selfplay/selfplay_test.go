@@ -438,6 +438,11 @@ func TestConfigValidate(t *testing.T) {
 		{Config{ParallelGames: 1, CacheSize: -5}, "cache_size"},
 		{Config{ParallelGames: 1, Workers: -1}, "workers"},
 		{Config{ParallelGames: 1, Workers: 65}, "workers"},
+		{Config{ParallelGames: 1, SparringAgent: "random", SparringFraction: 0.25}, ""},
+		{Config{ParallelGames: 1, SparringAgent: "random", SparringFraction: 1.5}, "sparring_fraction"},
+		{Config{ParallelGames: 1, SparringAgent: "random", SparringFraction: -0.1}, "sparring_fraction"},
+		{Config{ParallelGames: 1, SparringAgent: "random", SparringFraction: math.NaN()}, "sparring_fraction"},
+		{Config{ParallelGames: 1, SparringFraction: 0.5}, "no sparring_agent"},
 	} {
 		err := tc.cfg.Validate()
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
@@ -516,5 +521,92 @@ func TestPadBatches(t *testing.T) {
 		if n > 8 && n%16 != 0 {
 			t.Fatalf("batch size %d is not a bucket", n)
 		}
+	}
+}
+
+func TestSparringChoice(t *testing.T) {
+	for _, fraction := range []float64{0, 0.25, 1} {
+		n, partner := 0, [2]int{}
+		const games = 4000
+		for i := range int64(games) {
+			sp, p := Sparring(GameSeed(7, i), fraction)
+			if sp {
+				n++
+				partner[p]++
+			}
+			if again, q := Sparring(GameSeed(7, i), fraction); again != sp || q != p {
+				t.Fatalf("game %d: the choice is not a function of the seed", i)
+			}
+		}
+		got := float64(n) / games
+		if math.Abs(got-fraction) > 0.03 {
+			t.Errorf("fraction %v: %v of the games are sparring games", fraction, got)
+		}
+		if n > 0 && math.Abs(float64(partner[0]-partner[1])) > 0.1*float64(n) {
+			t.Errorf("fraction %v: the partner played player 0 %d times and player 1 %d times", fraction, partner[0], partner[1])
+		}
+	}
+}
+
+// firstLegal is a sparring partner that plays the lowest legal action.
+type firstLegal struct{ moves *atomic.Int64 }
+
+func (f firstLegal) Act(_ context.Context, s env.State) (int, error) {
+	f.moves.Add(1)
+	return s.LegalActions(nil)[0], nil
+}
+
+func TestSparringGames(t *testing.T) {
+	game := tictactoe.New()
+	var moves atomic.Int64
+	built := 0
+	opts := Options{Search: testSearch(mcts.ModeGumbel), Seed: 3, Now: fixedNow,
+		Sparring: func(uint64) (Opponent, error) { built++; return firstLegal{&moves}, nil }}
+	cfg := Config{ParallelGames: 1, SparringAgent: "first-legal", SparringFraction: 0.5}
+	var c collect
+	const games = 40
+	st, err := Generate(context.Background(), cfg, opts, game, mcts.UniformEvaluator{}, 0, games, c.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Sparring.Games != built || built == 0 || built == games {
+		t.Fatalf("%d sparring games counted, %d partners built, of %d games", st.Sparring.Games, built, games)
+	}
+	sp := st.Sparring
+	if sp.Wins+sp.Draws+sp.Losses != sp.Games || st.Wins[0]+st.Wins[1]+st.Draws != games-sp.Games {
+		t.Errorf("stats %+v do not add up", st)
+	}
+	if st.PartnerMoves != moves.Load() {
+		t.Errorf("%d partner moves counted, %d played", st.PartnerMoves, moves.Load())
+	}
+	partnerMoves := int64(0)
+	for _, rec := range c.recs {
+		sparring, partner := Sparring(rec.Meta.Seed, cfg.SparringFraction)
+		s := game.NewInitialState()
+		for i, a := range rec.Actions {
+			m := rec.Moves[i]
+			if sparring && s.CurrentPlayer() == partner {
+				partnerMoves++
+				if a != s.LegalActions(nil)[0] || m.Full || m.HasRootValue || len(m.Policy) > 0 {
+					t.Fatalf("game seed %d, move %d: partner move %d recorded as %+v", rec.Meta.Seed, i, a, m)
+				}
+			} else if !m.HasRootValue {
+				t.Fatalf("game seed %d, move %d: network move without a root value", rec.Meta.Seed, i)
+			}
+			if err := s.ApplyAction(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if partnerMoves != moves.Load() {
+		t.Errorf("records hold %d partner moves, the partner played %d", partnerMoves, moves.Load())
+	}
+	if !strings.Contains(st.String(), "vs sparring partner") {
+		t.Errorf("summary %q does not report the sparring games", st.String())
+	}
+
+	cfg.SparringFraction = 0.5
+	if _, err := NewGenerator(game, cfg, Options{Search: testSearch(mcts.ModePUCT)}); err == nil || !strings.Contains(err.Error(), "sparring") {
+		t.Errorf("a sparring fraction without Options.Sparring: error %v", err)
 	}
 }

@@ -14,13 +14,18 @@ type Stats struct {
 	// search (usable policy targets).
 	Games                    int
 	Positions, FullPositions int64
-	// Wins counts the games won by player 0 and player 1; Draws the others
-	// (Truncated of them ended by the move limit rather than the rules).
+	// Wins counts the self-play games won by player 0 and player 1;
+	// Draws the others (Truncated of all games ended by the move limit
+	// rather than the rules). Sparring games count in Sparring instead.
 	Wins             [2]int
 	Draws, Truncated int
-	// Searches and Simulations count the searches run (one per move,
-	// including moves of games still in flight) and their simulations.
-	Searches, Simulations int64
+	// Sparring counts the games against the sparring partner, from the
+	// network's side.
+	Sparring SparringStats
+	// Searches and Simulations count the searches run (one per move of
+	// the network, including moves of games still in flight) and their
+	// simulations; PartnerMoves counts the sparring partner's moves.
+	Searches, Simulations, PartnerMoves int64
 	// Elapsed is the wall time of the run.
 	Elapsed time.Duration
 	// Eval is the evaluator's work during the run, when it reports it (see
@@ -28,10 +33,42 @@ type Stats struct {
 	Eval EvalStats
 }
 
-func (s *Stats) add(rec *data.Record, truncated bool) {
+// SparringStats are the network's results against the sparring partner.
+type SparringStats struct {
+	Games, Wins, Draws, Losses int
+}
+
+// Score is the network's mean score against the partner (a win 1, a draw
+// 1/2), 0 without games.
+func (s SparringStats) Score() float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return (float64(s.Wins) + float64(s.Draws)/2) / float64(s.Games)
+}
+
+// add counts a finished game; partner is the sparring partner's player, or
+// -1 in self-play.
+func (s *Stats) add(rec *data.Record, truncated bool, partner int) {
 	s.Games++
 	s.Positions += int64(len(rec.Actions))
 	s.FullPositions += int64(rec.FullMoves())
+	if truncated {
+		s.Truncated++
+	}
+	if partner >= 0 {
+		s.Sparring.Games++
+		net := 1 - partner
+		switch {
+		case rec.Returns[net] > rec.Returns[partner]:
+			s.Sparring.Wins++
+		case rec.Returns[partner] > rec.Returns[net]:
+			s.Sparring.Losses++
+		default:
+			s.Sparring.Draws++
+		}
+		return
+	}
 	switch {
 	case rec.Returns[0] > rec.Returns[1]:
 		s.Wins[0]++
@@ -39,9 +76,6 @@ func (s *Stats) add(rec *data.Record, truncated bool) {
 		s.Wins[1]++
 	default:
 		s.Draws++
-	}
-	if truncated {
-		s.Truncated++
 	}
 }
 
@@ -56,6 +90,11 @@ func (s *Stats) Merge(o Stats) {
 	s.Truncated += o.Truncated
 	s.Searches += o.Searches
 	s.Simulations += o.Simulations
+	s.PartnerMoves += o.PartnerMoves
+	s.Sparring.Games += o.Sparring.Games
+	s.Sparring.Wins += o.Sparring.Wins
+	s.Sparring.Draws += o.Sparring.Draws
+	s.Sparring.Losses += o.Sparring.Losses
 	s.Elapsed += o.Elapsed
 	s.Eval.Batches += o.Eval.Batches
 	s.Eval.Positions += o.Eval.Positions
@@ -100,13 +139,14 @@ func (s Stats) ForwardShare() float64 {
 	return float64(s.Eval.ForwardTime) / (float64(s.Elapsed) * float64(max(s.Eval.Workers, 1)))
 }
 
-// Outcomes returns the fractions of finished games won by player 0, won by
-// player 1 and drawn.
+// Outcomes returns the fractions of finished self-play games won by player
+// 0, won by player 1 and drawn.
 func (s Stats) Outcomes() (p0, p1, draw float64) {
-	if s.Games == 0 {
+	self := s.Wins[0] + s.Wins[1] + s.Draws
+	if self == 0 {
 		return 0, 0, 0
 	}
-	n := float64(s.Games)
+	n := float64(self)
 	return float64(s.Wins[0]) / n, float64(s.Wins[1]) / n, float64(s.Draws) / n
 }
 
@@ -117,5 +157,13 @@ func (s Stats) String() string {
 		"mean length %.1f, p0/p1/draw %.0f%%/%.0f%%/%.0f%%, batch %.1f, forward %.0f%%, cache hits %.0f%%",
 		s.Games, s.Positions, s.Elapsed.Seconds(), s.GamesPerSecond(), s.PositionsPerSecond(),
 		s.SimulationsPerSecond(), s.MeanLength(), 100*p0, 100*p1, 100*d,
-		s.Eval.MeanBatch(), 100*s.ForwardShare(), 100*s.Eval.CacheHitRate())
+		s.Eval.MeanBatch(), 100*s.ForwardShare(), 100*s.Eval.CacheHitRate()) + s.sparringString()
+}
+
+func (s Stats) sparringString() string {
+	if s.Sparring.Games == 0 {
+		return ""
+	}
+	sp := s.Sparring
+	return fmt.Sprintf(", vs sparring partner %d-%d-%d (%.0f%%)", sp.Wins, sp.Draws, sp.Losses, 100*sp.Score())
 }

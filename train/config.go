@@ -9,6 +9,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/strictyaml"
 	"github.com/zerokit/zerokit/mcts"
@@ -241,6 +242,9 @@ func (c Config) Validate() error {
 	if err := c.SelfPlay.Validate(); err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
+	if err := c.validateSparring(); err != nil {
+		return err
+	}
 	if err := c.Buffer.Validate(); err != nil {
 		return fmt.Errorf("buffer: %w", err)
 	}
@@ -304,4 +308,34 @@ func (c Config) Validate() error {
 		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)
 	}
 	return nil
+}
+
+// validateSparring checks selfplay.sparring_agent names a baseline agent of
+// the game.
+func (c *Config) validateSparring() error {
+	if c.SelfPlay.SparringAgent == "" {
+		return nil
+	}
+	game, err := games.New(c.Game)
+	if err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
+	if _, err := spec.Default().Build(game, c.SelfPlay.SparringAgent); err != nil {
+		return fmt.Errorf("selfplay.sparring_agent = %q: %w", c.SelfPlay.SparringAgent, err)
+	}
+	return nil
+}
+
+// SparringPartners returns the selfplay.Options.Sparring of cfg: the
+// builder of the sparring partner (selfplay.sparring_agent) of each game,
+// seeded with the game's seed; nil when cfg has none.
+func SparringPartners(game env.Game, cfg selfplay.Config) (func(seed uint64) (selfplay.Opponent, error), error) {
+	if cfg.SparringFraction == 0 || cfg.SparringAgent == "" {
+		return nil, nil
+	}
+	b, err := spec.Default().Build(game, cfg.SparringAgent)
+	if err != nil {
+		return nil, fmt.Errorf("train: sparring agent %q: %w", cfg.SparringAgent, err)
+	}
+	return func(seed uint64) (selfplay.Opponent, error) { return b.Factory(seed) }, nil
 }

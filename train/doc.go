@@ -29,7 +29,7 @@
 // checkpoint; no finished game is lost or duplicated (see gamestore).
 // Options.ConfigPath given on resuming may change the learning-rate
 // schedule, the evaluation, checkpoint, batching and self-play parallelism
-// settings and the thread count; the run's config.yaml is updated and
+// settings, the sparring partner and the thread count; the run's config.yaml is updated and
 // meta.json records the change. Any other difference is an error.
 //
 // Reproducibility: the network initialisation, every game's search (seed

@@ -194,9 +194,11 @@ func resolveConfig(dir, path string) (Config, error) {
 
 // withAdjustable returns stored with the fields a resumed run may change
 // taken from given: the learning-rate schedule, the evaluation matches,
-// checkpoint retention, batching, self-play parallelism and cache, and
-// threads. None of them changes what a position, a game record or the
-// network means, so the run stays one run.
+// checkpoint retention, batching, self-play parallelism and cache, the
+// sparring partner and its share of the games, and threads. None of them
+// changes what a position, a game record or the network means, so the run
+// stays one run (the sparring games, like a schedule, change only which
+// positions are generated from then on).
 func withAdjustable(stored, given Config) Config {
 	c := stored
 	c.Optimizer.Schedule = given.Optimizer.Schedule
@@ -206,6 +208,8 @@ func withAdjustable(stored, given Config) Config {
 	c.SelfPlay.ParallelGames = given.SelfPlay.ParallelGames
 	c.SelfPlay.Workers = given.SelfPlay.Workers
 	c.SelfPlay.CacheSize = given.SelfPlay.CacheSize
+	c.SelfPlay.SparringAgent = given.SelfPlay.SparringAgent
+	c.SelfPlay.SparringFraction = given.SelfPlay.SparringFraction
 	c.Threads = given.Threads
 	return c
 }
@@ -230,7 +234,7 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 	}
 	if d := firstDifference(string(fixed), string(b)); d != "" {
 		return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); a resumed run may change only "+
-			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size and threads: "+
+			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction and threads: "+
 			"resume without -config or use a new run directory", path, storedPath, d)
 	}
 	changes := changedLines(string(a), string(b))
@@ -468,8 +472,12 @@ func (t *trainer) setup(ctx context.Context) error {
 			store.Dir(), bs.TotalPositions, t.state.PositionsTrained)
 	}
 	nextGame := max(store.NextGame(), t.state.NextGame)
+	partners, err := SparringPartners(game, cfg.SelfPlay)
+	if err != nil {
+		return err
+	}
 	t.gen, err = selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
-		Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame,
+		Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame, Sparring: partners,
 		OnMove: func(moves int64) {
 			// Advance the bar to moves (capped at its end).
 			if b := t.bar.Load(); b != nil {
@@ -917,6 +925,14 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 	msg := fmt.Sprintf("it %d step %d: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
 		t.state.Iteration, t.state.Step, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
 		sp.MeanLength(), 100*p0, 100*p1, 100*dr, sp.Eval.MeanBatch(), 100*sp.ForwardShare())
+	if s := sp.Sparring; s.Games > 0 {
+		line["sparring_games"] = s.Games
+		line["sparring_wins"] = s.Wins
+		line["sparring_draws"] = s.Draws
+		line["sparring_losses"] = s.Losses
+		line["sparring_score"] = s.Score()
+		msg += fmt.Sprintf(", vs %s %d-%d-%d", t.cfg.SelfPlay.SparringAgent, s.Wins, s.Draws, s.Losses)
+	}
 	if tp.steps > 0 {
 		n := float64(tp.steps)
 		line["policy_loss"] = tp.policy / n

@@ -114,8 +114,12 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		return err
 	}
 	defer closeEval()
+	partners, err := train.SparringPartners(game, cfg.SelfPlay)
+	if err != nil {
+		return err
+	}
 	gen, err := selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
-		Search: cfg.Search, Seed: *seed, FirstGame: store.NextGame(), Worker: *worker,
+		Search: cfg.Search, Seed: *seed, FirstGame: store.NextGame(), Worker: *worker, Sparring: partners,
 	})
 	if err != nil {
 		return err

@@ -27,8 +27,8 @@ Ctrl-C (SIGINT) or SIGTERM stops at the next step or game boundary, saves a
 checkpoint and exits 0; the same command continues the run. A run killed
 outright resumes from its last checkpoint without losing finished games.
 Resuming with -config may change the learning-rate schedule, eval,
-checkpoint, batcher, self-play parallelism and threads (recorded in
-meta.json); any other difference is an error.
+checkpoint, batcher, self-play parallelism, the sparring partner and
+threads (recorded in meta.json); any other difference is an error.
 
 flags:
 `
