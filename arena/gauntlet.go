@@ -39,8 +39,35 @@ type GauntletResult struct {
 	Ratings elo.Table `json:"ratings"`
 }
 
+// GauntletInterrupted is the error of a gauntlet whose context was
+// cancelled: its result holds the pairings played in full, then the
+// interrupted pairing's finished prefix of games (see Interrupted) if it
+// has any, and ratings fitted to those.
+type GauntletInterrupted struct {
+	// Pairings is the number of pairings of the full gauntlet; Complete
+	// the number played in full; Partial is the number of games of the
+	// interrupted pairing in the result, and Requested its requested
+	// games.
+	Pairings, Complete, Partial, Requested int
+	// FitErr is set when the games played do not determine ratings (for
+	// example, the anchor has not played yet); the result then has none.
+	FitErr error
+	// Err is the context's error.
+	Err error
+}
+
+func (e *GauntletInterrupted) Error() string {
+	return fmt.Sprintf("arena: gauntlet interrupted after %d of %d pairings (and %d of %d games of the next): %v",
+		e.Complete, e.Pairings, e.Partial, e.Requested, e.Err)
+}
+
+// Unwrap returns the context's error.
+func (e *GauntletInterrupted) Unwrap() error { return e.Err }
+
 // Gauntlet plays a match between every pair of entrants (entrant i is A
-// against every j > i) and fits Elo ratings to all the results.
+// against every j > i) and fits Elo ratings to all the results. If ctx is
+// cancelled it stops, fits what was played, and returns that result with a
+// *GauntletInterrupted error.
 func Gauntlet(ctx context.Context, cfg GauntletConfig, entrants []Entrant) (GauntletResult, error) {
 	if len(entrants) < 2 {
 		return GauntletResult{}, errors.New("arena: a gauntlet needs at least two entrants")
@@ -66,14 +93,28 @@ func Gauntlet(ctx context.Context, cfg GauntletConfig, entrants []Entrant) (Gaun
 	}
 
 	var out GauntletResult
+	var stopped *GauntletInterrupted
 	pairing := 0
+pairings:
 	for i := range entrants {
 		for j := i + 1; j < len(entrants); j++ {
 			mc := cfg.Match
 			mc.Seed = splitmix(cfg.Match.Seed ^ splitmix(uint64(pairing)+0x5bd1e995))
 			pairing++
 			res, err := Play(ctx, mc, entrants[i].Factory, entrants[j].Factory)
-			if err != nil {
+			var intr *Interrupted
+			if errors.As(err, &intr) && intr.Played == intr.Requested {
+				// Cancelled after its last game: the match is whole, and
+				// the next one stops at once.
+				err = nil
+			}
+			if err != nil && errors.As(err, &intr) {
+				stopped = &GauntletInterrupted{Pairings: len(entrants) * (len(entrants) - 1) / 2,
+					Complete: len(out.Matches), Partial: intr.Played, Requested: intr.Requested, Err: intr.Err}
+				if intr.Played == 0 {
+					break pairings
+				}
+			} else if err != nil {
 				return GauntletResult{}, fmt.Errorf("arena: %s vs %s: %w", names[i], names[j], err)
 			}
 			res.A, res.B = names[i], names[j]
@@ -81,6 +122,9 @@ func Gauntlet(ctx context.Context, cfg GauntletConfig, entrants []Entrant) (Gaun
 				res.Records = nil
 			}
 			out.Matches = append(out.Matches, res)
+			if stopped != nil {
+				break pairings
+			}
 			if cfg.OnMatch != nil {
 				cfg.OnMatch(res)
 			}
@@ -89,6 +133,14 @@ func Gauntlet(ctx context.Context, cfg GauntletConfig, entrants []Entrant) (Gaun
 	pairings := make([]elo.Pairing, len(out.Matches))
 	for k, m := range out.Matches {
 		pairings[k] = m.Pairing()
+	}
+	if stopped != nil {
+		if len(pairings) == 0 {
+			stopped.FitErr = errors.New("arena: no games were played")
+		} else if out.Ratings, stopped.FitErr = elo.Fit(pairings, cfg.Fit); stopped.FitErr != nil {
+			out.Ratings = elo.Table{}
+		}
+		return out, stopped
 	}
 	tab, err := elo.Fit(pairings, cfg.Fit)
 	if err != nil {

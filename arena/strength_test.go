@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strconv"
 	"testing"
@@ -162,5 +163,52 @@ func TestMeasureWYB(t *testing.T) {
 	}
 	if err := tab.WriteText(os.Stdout); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestGauntletInterrupted(t *testing.T) {
+	g := tictactoe.New()
+	must := mustFactory(t)
+	entrants := []Entrant{
+		{Name: "random", Factory: agent.RandomFactory()},
+		{Name: "greedy", Factory: must(agent.GreedyFactory(g))},
+		{Name: "random2", Factory: agent.RandomFactory()},
+	}
+	for _, tt := range []struct {
+		name           string
+		cancelAt       int // games finished when the context is cancelled
+		matches        int
+		partial, games int // games of the cut pairing, of the last match
+	}{
+		{"in the second pairing", 26, 2, 6, 6},
+		{"between pairings", 20, 1, 0, 20},
+		{"in the first pairing", 3, 1, 2, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			finished := 0
+			res, err := Gauntlet(ctx, GauntletConfig{
+				Match: Config{Game: g, Games: 20, Workers: 1, Seed: 1, OnGame: func(GameRecord) {
+					if finished++; finished == tt.cancelAt {
+						cancel()
+					}
+				}},
+				Fit: elo.FitConfig{PriorDraws: 1},
+			}, entrants)
+			var intr *GauntletInterrupted
+			if !errors.As(err, &intr) || !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want a *GauntletInterrupted wrapping context.Canceled", err)
+			}
+			if intr.Pairings != 3 || intr.Complete != tt.matches-min(tt.partial, 1) || intr.Partial != tt.partial || len(res.Matches) != tt.matches {
+				t.Fatalf("%+v with %d matches, want %d matches and %d games of the cut pairing", intr, len(res.Matches), tt.matches, tt.partial)
+			}
+			if last := res.Matches[len(res.Matches)-1]; last.Games() != tt.games {
+				t.Errorf("last match %s vs %s has %d games, want %d", last.A, last.B, last.Games(), tt.games)
+			}
+			if intr.FitErr != nil || len(res.Ratings.Ratings) == 0 || res.Ratings.Anchor != "random" {
+				t.Errorf("ratings %+v (fit error %v)", res.Ratings, intr.FitErr)
+			}
+		})
 	}
 }

@@ -36,6 +36,11 @@ always the newest), each played as net:path=FILE,<-net>.
 The number of pairings grows as the square of the players: 10 players and
 -games 20 are 900 games.
 
+Ctrl-C (SIGINT) or SIGTERM stops the gauntlet and writes what was played:
+the pairings played in full, then the interrupted pairing's games 0 to N-1
+(as eval reports an interrupted match), with ratings fitted to those when
+they determine any ("interrupted": true in gauntlet.json).
+
 Agent specs:
 `
 
@@ -155,10 +160,25 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "gauntlet: %d players, %d pairings of %d games on %s\n", len(entrants), pairings, *nGames, game.Name())
 	}
 	res, err := arena.Gauntlet(ctx, cfg, entrants)
-	if err != nil {
+	var intr *arena.GauntletInterrupted
+	switch {
+	case errors.As(err, &intr) && len(res.Matches) > 0:
+		// Ctrl-C: report and write what was played.
+	case err != nil:
 		return err
 	}
 	var text bytes.Buffer
+	if intr != nil {
+		fmt.Fprintf(&text, "interrupted: %d of the %d pairings were played in full", intr.Complete, intr.Pairings)
+		if intr.Partial > 0 {
+			fmt.Fprintf(&text, ", and games 0-%d of the %d of the next (the last match below)", intr.Partial-1, intr.Requested)
+		}
+		text.WriteString("\n")
+		if intr.FitErr != nil {
+			fmt.Fprintf(&text, "no ratings: %v\n", intr.FitErr)
+		}
+		text.WriteString("\n")
+	}
 	if err := res.WriteText(&text); err != nil {
 		return err
 	}
@@ -170,7 +190,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	js, err := json.MarshalIndent(gauntletReport{
 		Game: game.Name(), GamesPerPairing: *nGames, Seed: *seed, Opening: *opening,
-		Entrants: records, Result: res,
+		Interrupted: intr != nil, Entrants: records, Result: res,
 	}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("gauntlet JSON: %w", err)
@@ -179,7 +199,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	}
 	written := []string{"ratings.txt", "gauntlet.json"}
-	if len(ckpts) > 0 {
+	if len(ckpts) > 0 && len(res.Ratings.Ratings) > 0 {
 		series, refs := eloSeries(res.Ratings, records, *netParams)
 		chart := plots.EloChart{Options: plots.Options{Title: fmt.Sprintf("Elo over training (%s, %d games per pairing, random = 0)", game.Name(), *nGames)}}
 		if err := plots.EloCurve(filepath.Join(*out, "elo.png"), series, refs, chart); err != nil {
@@ -201,12 +221,15 @@ type gauntletEntrant struct {
 
 // gauntletReport is gauntlet.json.
 type gauntletReport struct {
-	Game            string               `json:"game"`
-	GamesPerPairing int                  `json:"games_per_pairing"`
-	Seed            uint64               `json:"seed"`
-	Opening         int                  `json:"opening"`
-	Entrants        []gauntletEntrant    `json:"entrants"`
-	Result          arena.GauntletResult `json:"result"`
+	Game            string `json:"game"`
+	GamesPerPairing int    `json:"games_per_pairing"`
+	Seed            uint64 `json:"seed"`
+	Opening         int    `json:"opening"`
+	// Interrupted is set when Ctrl-C stopped the gauntlet: Result holds
+	// the pairings played (the last one possibly cut short).
+	Interrupted bool                 `json:"interrupted,omitempty"`
+	Entrants    []gauntletEntrant    `json:"entrants"`
+	Result      arena.GauntletResult `json:"result"`
 }
 
 // eloSeries splits the ratings into the checkpoints' curve and the other

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -120,5 +122,38 @@ func TestGauntletErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("gauntlet %q: error %v, want one containing %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+func TestGauntletInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	// stderr: the header, then one line per pairing; cancel after the first.
+	stderr := &cancelAfter{cancel: cancel, lines: 2}
+	err := runGauntlet(ctx, []string{"-game", "tictactoe", "-players", "random,greedy,mcts:sims=30",
+		"-games", "4", "-prior-draws", "1", "-out", dir}, strings.NewReader(""), &out, stderr)
+	if err != nil {
+		t.Fatalf("interrupted gauntlet: %v", err)
+	}
+	if !strings.Contains(out.String(), "interrupted: 1 of the 3 pairings were played in full") {
+		t.Errorf("output does not say the gauntlet was interrupted:\n%s", out.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "gauntlet.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Interrupted bool `json:"interrupted"`
+		Result      struct {
+			Matches []json.RawMessage `json:"matches"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Interrupted || len(rep.Result.Matches) != 1 {
+		t.Errorf("gauntlet.json: interrupted %v, %d matches", rep.Interrupted, len(rep.Result.Matches))
 	}
 }
