@@ -12,6 +12,11 @@
 // the records of a run do not depend on scheduling: Generate with a fixed
 // number of games is reproducible whatever ParallelGames is.
 //
+// With Config.SparringFraction > 0, a share of the games (chosen from their
+// seeds) are played by the network against a fixed sparring partner
+// (Options.Sparring, e.g. the alpha-beta baseline); Stats.Sparring counts
+// the network's results against it.
+//
 // The package does not depend on libtorch: the network is an mcts.Network.
 package selfplay
 
