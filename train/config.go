@@ -242,9 +242,6 @@ func (c Config) Validate() error {
 	if err := c.SelfPlay.Validate(); err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
-	if err := c.validateSparring(); err != nil {
-		return err
-	}
 	if err := c.Buffer.Validate(); err != nil {
 		return fmt.Errorf("buffer: %w", err)
 	}
@@ -304,24 +301,13 @@ func (c Config) Validate() error {
 			return fmt.Errorf("eval.opponents[%d] = %q: %w", i, o, err)
 		}
 	}
+	if sp := c.SelfPlay.SparringAgent; sp != "" {
+		if _, err := reg.Build(game, sp); err != nil {
+			return fmt.Errorf("selfplay.sparring_agent = %q: %w", sp, err)
+		}
+	}
 	if c.Threads < 1 || c.Threads > 256 {
 		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)
-	}
-	return nil
-}
-
-// validateSparring checks selfplay.sparring_agent names a baseline agent of
-// the game.
-func (c *Config) validateSparring() error {
-	if c.SelfPlay.SparringAgent == "" {
-		return nil
-	}
-	game, err := games.New(c.Game)
-	if err != nil {
-		return fmt.Errorf("game: %w", err)
-	}
-	if _, err := spec.Default().Build(game, c.SelfPlay.SparringAgent); err != nil {
-		return fmt.Errorf("selfplay.sparring_agent = %q: %w", c.SelfPlay.SparringAgent, err)
 	}
 	return nil
 }
