@@ -346,12 +346,9 @@ func (r *run) move(gs *gameSlot) (bool, error) {
 			}
 		}
 	}
-	if err := gs.state.ApplyAction(res.Action); err != nil {
+	if err := gs.play(res.Action, mv); err != nil {
 		return false, fmt.Errorf("search chose an illegal action: %w", err)
 	}
-	gs.rec.Actions = append(gs.rec.Actions, res.Action)
-	gs.rec.Moves = append(gs.rec.Moves, mv)
-	gs.search.Advance(res.Action)
 
 	r.mu.Lock()
 	r.stats.Searches++
@@ -375,16 +372,25 @@ func (r *run) partnerMove(gs *gameSlot) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("sparring partner: %w", err)
 	}
-	if err := gs.state.ApplyAction(a); err != nil {
+	if err := gs.play(a, data.Move{}); err != nil {
 		return false, fmt.Errorf("sparring partner chose an illegal action: %w", err)
 	}
-	gs.rec.Actions = append(gs.rec.Actions, a)
-	gs.rec.Moves = append(gs.rec.Moves, data.Move{})
-	gs.search.Advance(a)
 	r.mu.Lock()
 	r.stats.PartnerMoves++
 	r.mu.Unlock()
 	return r.over(gs), nil
+}
+
+// play applies action a, records it with mv and moves the search's tree
+// to the position reached.
+func (gs *gameSlot) play(a int, mv data.Move) error {
+	if err := gs.state.ApplyAction(a); err != nil {
+		return err
+	}
+	gs.rec.Actions = append(gs.rec.Actions, a)
+	gs.rec.Moves = append(gs.rec.Moves, mv)
+	gs.search.Advance(a)
+	return nil
 }
 
 // over reports whether the game has ended or reached the move limit.
