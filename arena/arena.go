@@ -67,6 +67,10 @@ type GameRecord struct {
 	// ThinkA and ThinkB are the total times spent in Act by each agent.
 	ThinkA time.Duration `json:"think_a_ns"`
 	ThinkB time.Duration `json:"think_b_ns"`
+	// MaxThinkA and MaxThinkB are the longest times each agent spent on
+	// one move: with a per-move time budget they show whether it held.
+	MaxThinkA time.Duration `json:"max_think_a_ns"`
+	MaxThinkB time.Duration `json:"max_think_b_ns"`
 	// MovesA and MovesB count each agent's actions.
 	MovesA int `json:"moves_a"`
 	MovesB int `json:"moves_b"`
@@ -97,6 +101,10 @@ type Result struct {
 	ThinkB time.Duration `json:"think_b_ns"`
 	MovesA int           `json:"moves_a"`
 	MovesB int           `json:"moves_b"`
+	// MaxThinkA and MaxThinkB are the longest times each agent spent on
+	// one move over the match.
+	MaxThinkA time.Duration `json:"max_think_a_ns"`
+	MaxThinkB time.Duration `json:"max_think_b_ns"`
 	// Records has one entry per game, in game order.
 	Records []GameRecord `json:"records,omitempty"`
 }
@@ -143,6 +151,8 @@ func (r *Result) add(g GameRecord) {
 	r.ThinkB += g.ThinkB
 	r.MovesA += g.MovesA
 	r.MovesB += g.MovesB
+	r.MaxThinkA = max(r.MaxThinkA, g.MaxThinkA)
+	r.MaxThinkB = max(r.MaxThinkB, g.MaxThinkB)
 }
 
 // GameSeeds returns the seeds of A's and B's agents in game i of a match
@@ -311,6 +321,7 @@ func playIndexed(ctx context.Context, cfg Config, maxMoves int, fa, fb agent.Fac
 		Index: i, AColour: colour, Winner: g.Winner, Length: g.Length, Truncated: g.Truncated,
 		SeedA: seedA, SeedB: seedB,
 		ThinkA: g.Think[colour], ThinkB: g.Think[1-colour],
+		MaxThinkA: g.MaxThink[colour], MaxThinkB: g.MaxThink[1-colour],
 		MovesA: g.Moves[colour], MovesB: g.Moves[1-colour],
 	}
 	if cfg.KeepActions {
@@ -337,9 +348,10 @@ type Game struct {
 	// Truncated is set when the game reached maxMoves unfinished.
 	Truncated bool
 	// Think and Moves are each player's total time in Act and number of
-	// actions.
-	Think [2]time.Duration
-	Moves [2]int
+	// actions; MaxThink is each player's longest time on one action.
+	Think    [2]time.Duration
+	MaxThink [2]time.Duration
+	Moves    [2]int
 	// Actions lists the actions if requested.
 	Actions []int
 	// Final is the last state.
@@ -399,7 +411,9 @@ func PlayFrom(ctx context.Context, start env.State, players [2]agent.Agent, maxM
 		hash := s.Hash()
 		start := time.Now()
 		a, err := players[p].Act(ctx, s)
-		g.Think[p] += time.Since(start)
+		took := time.Since(start)
+		g.Think[p] += took
+		g.MaxThink[p] = max(g.MaxThink[p], took)
 		if err != nil {
 			return Game{}, fmt.Errorf("move %d: %s: %w", s.MoveNumber(), players[p].Name(), err)
 		}

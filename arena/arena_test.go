@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/env"
@@ -86,6 +87,46 @@ func TestPlayColoursAndCounts(t *testing.T) {
 				t.Errorf("record %d: A made %d moves", i, r.MovesA)
 			}
 		}
+	}
+}
+
+// slowOnce plays the lowest legal action and sleeps for pause on its
+// second move only.
+type slowOnce struct {
+	pause time.Duration
+	moves int
+}
+
+func (s *slowOnce) Name() string { return "slow-once" }
+
+func (s *slowOnce) Act(_ context.Context, st env.State) (int, error) {
+	s.moves++
+	if s.moves == 2 {
+		time.Sleep(s.pause)
+	}
+	return st.LegalActions(nil)[0], nil
+}
+
+func TestPlayLongestMove(t *testing.T) {
+	const pause = 100 * time.Millisecond
+	slow := func(uint64) (agent.Agent, error) { return &slowOnce{pause: pause}, nil }
+	res, err := Play(context.Background(), Config{Game: tictactoe.New(), Games: 2, Seed: 1}, slow, firstLegalFactory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res.Records {
+		if r.MaxThinkA < pause || r.MaxThinkA > r.ThinkA {
+			t.Errorf("game %d: A's longest move %v, want at least %v and at most its total %v", i, r.MaxThinkA, pause, r.ThinkA)
+		}
+		if r.MaxThinkB > r.ThinkB {
+			t.Errorf("game %d: B's longest move %v exceeds its total %v", i, r.MaxThinkB, r.ThinkB)
+		}
+	}
+	if want := max(res.Records[0].MaxThinkA, res.Records[1].MaxThinkA); res.MaxThinkA != want {
+		t.Errorf("match's longest A move %v, want the games' longest %v", res.MaxThinkA, want)
+	}
+	if res.MaxThinkB >= pause {
+		t.Errorf("B never paused, yet its longest move took %v", res.MaxThinkB)
 	}
 }
 
@@ -210,13 +251,15 @@ func TestPlayErrors(t *testing.T) {
 }
 
 func TestWriteText(t *testing.T) {
-	r := Result{A: "ab", B: "random", Game: "tictactoe", Wins: [2]int{10, 8}, Draws: [2]int{0, 2}, Moves: 140, MovesA: 70, MovesB: 70}
+	r := Result{A: "ab", B: "random", Game: "tictactoe", Wins: [2]int{10, 8}, Draws: [2]int{0, 2}, Moves: 140, MovesA: 70, MovesB: 70,
+		ThinkA: 7 * time.Second, MaxThinkA: 1500 * time.Millisecond, ThinkB: 70 * time.Millisecond, MaxThinkB: 2 * time.Millisecond}
 	var buf bytes.Buffer
 	if err := r.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"ab vs random: tictactoe, 20 games", "first (player 0)", "+inf", "0.950", "mean length 7.0"} {
+	for _, want := range []string{"ab vs random: tictactoe, 20 games", "first (player 0)", "+inf", "0.950", "mean length 7.0",
+		"time per move (mean, max): ab 100ms, 1.5s; random 1ms, 2ms"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -29,7 +29,8 @@ func FormatElo(d float64) string {
 
 // WriteText writes a human-readable summary of the match: A's results as
 // first and second player and in total, with the score's 95% interval and
-// the Elo difference A - B, then game lengths and thinking times.
+// the Elo difference A - B, then game lengths and thinking times (mean and
+// longest per move).
 func (r Result) WriteText(w io.Writer) error {
 	n := r.Games()
 	if _, err := fmt.Fprintf(w, "%s vs %s: %s, %d games\n", r.A, r.B, r.Game, n); err != nil {
@@ -61,9 +62,9 @@ func (r Result) WriteText(w io.Writer) error {
 	if n == 0 {
 		return nil
 	}
-	_, err := fmt.Fprintf(w, "mean length %.1f actions; %d truncated; time per move: %s %v, %s %v\n",
+	_, err := fmt.Fprintf(w, "mean length %.1f actions; %d truncated; time per move (mean, max): %s %v, %v; %s %v, %v\n",
 		float64(r.Moves)/float64(n), r.Truncated,
-		r.A, perMove(r.ThinkA, r.MovesA), r.B, perMove(r.ThinkB, r.MovesB))
+		r.A, perMove(r.ThinkA, r.MovesA), perMove(r.MaxThinkA, 1), r.B, perMove(r.ThinkB, r.MovesB), perMove(r.MaxThinkB, 1))
 	if err != nil {
 		return fmt.Errorf("arena: writing result: %w", err)
 	}

@@ -104,8 +104,9 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		score += g.ScoreA
 		switch {
 		case *verbose:
-			fmt.Fprintf(stderr, "game %d: A played %s, %s after %d actions (A %.1f s, B %.1f s)\n",
-				g.Index, colourName(g.AColour), outcomeForA(g), g.Length, g.ThinkA.Seconds(), g.ThinkB.Seconds())
+			fmt.Fprintf(stderr, "game %d: A played %s, %s after %d actions (A %.1f s, longest move %.2f s; B %.1f s, longest %.2f s)\n",
+				g.Index, colourName(g.AColour), outcomeForA(g), g.Length,
+				g.ThinkA.Seconds(), g.MaxThinkA.Seconds(), g.ThinkB.Seconds(), g.MaxThinkB.Seconds())
 		case !*quiet && (done%every == 0 || done == *nGames):
 			fmt.Fprintf(stderr, "eval: %d/%d games, A scores %.1f%%, %s elapsed\n",
 				done, *nGames, 100*score/float64(done), time.Since(start).Round(time.Second))
