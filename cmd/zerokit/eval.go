@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/protocol"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/arena/elo"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 )
 
@@ -57,6 +59,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	opening := fs.Int("opening", 2, "uniformly random actions at the start of each game")
 	maxMoves := fs.Int("max-moves", 0, "end a game as a draw after this many actions (0: the game's own bound)")
 	jsonOut := fs.String("json", "", "also write the result as JSON to `FILE`")
+	recordOut := fs.String("record", "", "write every game's actions to `FILE`, one JSON array per line in game order (wyb: the referee's action form, the input of zerokit replay; other games: action strings)")
 	verbose := fs.Bool("v", false, "print every game")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -93,7 +96,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	cfg := arena.Config{
 		Game: game, Games: *nGames, Workers: *parallel, Seed: *seed,
-		MaxMoves: *maxMoves, OpeningMoves: *opening,
+		MaxMoves: *maxMoves, OpeningMoves: *opening, KeepActions: *recordOut != "",
 	}
 	var score float64
 	done := 0
@@ -140,7 +143,55 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return fmt.Errorf("-json: %w", err)
 		}
 	}
+	if *recordOut != "" {
+		lines, err := gameLines(game, res.Records)
+		if err != nil {
+			return fmt.Errorf("-record: %w", err)
+		}
+		if err := atomicfile.WriteFile(*recordOut, lines, 0o644); err != nil {
+			return fmt.Errorf("-record: %w", err)
+		}
+	}
 	return nil
+}
+
+// gameLines writes each game's actions (the opening's included) as one
+// JSON array per line: for Watch Your Back! in the course referee's form
+// ([x, y] to place, [[xa, ya], [xb, yb]] to move), which zerokit replay
+// reads; for other games as the game's action strings.
+func gameLines(game env.Game, records []arena.GameRecord) ([]byte, error) {
+	var codec protocol.Codec
+	if _, ok := game.(*wyb.Game); ok {
+		codec = protocol.WYB{}
+	}
+	var out []byte
+	for _, r := range records {
+		s := game.NewInitialState()
+		out = append(out, '[')
+		for i, a := range r.Actions {
+			if i > 0 {
+				out = append(out, ", "...)
+			}
+			if codec != nil {
+				text, err := codec.FormatAction(s, a)
+				if err != nil {
+					return nil, fmt.Errorf("game %d, action %d: %w", r.Index, i, err)
+				}
+				out = append(out, text...)
+			} else {
+				js, err := json.Marshal(s.ActionString(a))
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, js...)
+			}
+			if err := s.ApplyAction(a); err != nil {
+				return nil, fmt.Errorf("game %d, action %d (%s): %w", r.Index, i, s.ActionString(a), err)
+			}
+		}
+		out = append(out, "]\n"...)
+	}
+	return out, nil
 }
 
 // seeded adapts a spec to the arena: the arena's per-game seed plus the

@@ -121,3 +121,64 @@ func (c *cancelAfter) Write(p []byte) (int, error) {
 	}
 	return c.Buffer.Write(p)
 }
+
+// TestEvalRecord writes a match's games with -record and replays them with
+// zerokit replay: every game replays without an illegal action and ends
+// with the winner the match recorded.
+func TestEvalRecord(t *testing.T) {
+	dir := t.TempDir()
+	recPath, jsonPath := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "eval.json")
+	_, stderr, err := runCmd(t, runEval, "-game", "wyb-nolimit", "-a", "greedy", "-b", "random",
+		"-games", "4", "-parallel", "2", "-max-moves", "300", "-record", recPath, "-json", jsonPath)
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, stderr)
+	}
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Result struct {
+			Records []struct {
+				Winner    int  `json:"winner"`
+				Truncated bool `json:"truncated"`
+				Length    int  `json:"length"`
+			} `json:"records"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	games, err := os.ReadFile(recPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(games), "\n"); n != 4 || len(rep.Result.Records) != 4 {
+		t.Fatalf("%d recorded games and %d records, want 4 of each", n, len(rep.Result.Records))
+	}
+	var out bytes.Buffer
+	if err := runReplay(context.Background(), nil, bytes.NewReader(games), &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var winners []string
+	for _, ln := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(ln, "invalid action") {
+			t.Errorf("replay: %s", ln)
+		}
+		if strings.HasPrefix(ln, "winner: ") {
+			winners = append(winners, ln)
+		}
+	}
+	if len(winners) != 4 {
+		t.Fatalf("replay printed %d winners, want 4:\n%s", len(winners), out.String())
+	}
+	for i, r := range rep.Result.Records {
+		want := map[int]string{0: "winner: W!", 1: "winner: B!", -1: "winner: draw!"}[r.Winner]
+		if r.Truncated {
+			want = "winner: None!" // the referee has no move limit
+		}
+		if winners[i] != want {
+			t.Errorf("game %d (%d actions): replay says %q, the match recorded %q", i, r.Length, winners[i], want)
+		}
+	}
+}
