@@ -182,3 +182,46 @@ func TestEvalRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalRecordOtherGame checks -record for a game without a referee
+// form: each line is a JSON array of the game's action strings, as long as
+// the game.
+func TestEvalRecordOtherGame(t *testing.T) {
+	dir := t.TempDir()
+	recPath, jsonPath := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "eval.json")
+	if _, stderr, err := runCmd(t, runEval, "-game", "tictactoe", "-a", "random", "-b", "random",
+		"-games", "4", "-record", recPath, "-json", jsonPath); err != nil {
+		t.Fatalf("eval: %v\n%s", err, stderr)
+	}
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Result struct {
+			Records []struct {
+				Length int `json:"length"`
+			} `json:"records"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	games, err := os.ReadFile(recPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(games), "\n"), "\n")
+	if len(lines) != 4 || len(rep.Result.Records) != 4 {
+		t.Fatalf("%d recorded games and %d records, want 4 of each:\n%s", len(lines), len(rep.Result.Records), games)
+	}
+	for i, ln := range lines {
+		var actions []string
+		if err := json.Unmarshal([]byte(ln), &actions); err != nil {
+			t.Fatalf("game %d: %v: %s", i, err, ln)
+		}
+		if len(actions) != rep.Result.Records[i].Length || actions[0] == "" {
+			t.Errorf("game %d: %d actions %q, the match recorded %d", i, len(actions), actions, rep.Result.Records[i].Length)
+		}
+	}
+}
