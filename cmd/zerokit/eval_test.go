@@ -122,15 +122,22 @@ func (c *cancelAfter) Write(p []byte) (int, error) {
 	return c.Buffer.Write(p)
 }
 
-// TestEvalRecord writes a match's games with -record and replays them with
-// zerokit replay: every game replays without an illegal action and ends
-// with the winner the match recorded.
-func TestEvalRecord(t *testing.T) {
+// recordedGame is the part of an eval -json game record the -record
+// tests check.
+type recordedGame struct {
+	Winner    int  `json:"winner"`
+	Truncated bool `json:"truncated"`
+	Length    int  `json:"length"`
+}
+
+// evalRecorded runs eval with args plus -record and -json into a temporary
+// directory and returns the match's game records (from the JSON) and the
+// -record file.
+func evalRecorded(t *testing.T, args ...string) ([]recordedGame, []byte) {
+	t.Helper()
 	dir := t.TempDir()
 	recPath, jsonPath := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "eval.json")
-	_, stderr, err := runCmd(t, runEval, "-game", "wyb-nolimit", "-a", "greedy", "-b", "random",
-		"-games", "4", "-parallel", "2", "-max-moves", "300", "-record", recPath, "-json", jsonPath)
-	if err != nil {
+	if _, stderr, err := runCmd(t, runEval, append(args, "-record", recPath, "-json", jsonPath)...); err != nil {
 		t.Fatalf("eval: %v\n%s", err, stderr)
 	}
 	b, err := os.ReadFile(jsonPath)
@@ -139,11 +146,7 @@ func TestEvalRecord(t *testing.T) {
 	}
 	var rep struct {
 		Result struct {
-			Records []struct {
-				Winner    int  `json:"winner"`
-				Truncated bool `json:"truncated"`
-				Length    int  `json:"length"`
-			} `json:"records"`
+			Records []recordedGame `json:"records"`
 		} `json:"result"`
 	}
 	if err := json.Unmarshal(b, &rep); err != nil {
@@ -153,8 +156,17 @@ func TestEvalRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(games), "\n"); n != 4 || len(rep.Result.Records) != 4 {
-		t.Fatalf("%d recorded games and %d records, want 4 of each", n, len(rep.Result.Records))
+	return rep.Result.Records, games
+}
+
+// TestEvalRecord writes a match's games with -record and replays them with
+// zerokit replay: every game replays without an illegal action and ends
+// with the winner the match recorded.
+func TestEvalRecord(t *testing.T) {
+	records, games := evalRecorded(t, "-game", "wyb-nolimit", "-a", "greedy", "-b", "random",
+		"-games", "4", "-parallel", "2", "-max-moves", "300")
+	if n := strings.Count(string(games), "\n"); n != 4 || len(records) != 4 {
+		t.Fatalf("%d recorded games and %d records, want 4 of each", n, len(records))
 	}
 	var out bytes.Buffer
 	if err := runReplay(context.Background(), nil, bytes.NewReader(games), &out, io.Discard); err != nil {
@@ -172,7 +184,7 @@ func TestEvalRecord(t *testing.T) {
 	if len(winners) != 4 {
 		t.Fatalf("replay printed %d winners, want 4:\n%s", len(winners), out.String())
 	}
-	for i, r := range rep.Result.Records {
+	for i, r := range records {
 		want := map[int]string{0: "winner: W!", 1: "winner: B!", -1: "winner: draw!"}[r.Winner]
 		if r.Truncated {
 			want = "winner: None!" // the referee has no move limit
@@ -187,41 +199,18 @@ func TestEvalRecord(t *testing.T) {
 // form: each line is a JSON array of the game's action strings, as long as
 // the game.
 func TestEvalRecordOtherGame(t *testing.T) {
-	dir := t.TempDir()
-	recPath, jsonPath := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "eval.json")
-	if _, stderr, err := runCmd(t, runEval, "-game", "tictactoe", "-a", "random", "-b", "random",
-		"-games", "4", "-record", recPath, "-json", jsonPath); err != nil {
-		t.Fatalf("eval: %v\n%s", err, stderr)
-	}
-	b, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep struct {
-		Result struct {
-			Records []struct {
-				Length int `json:"length"`
-			} `json:"records"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	games, err := os.ReadFile(recPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	records, games := evalRecorded(t, "-game", "tictactoe", "-a", "random", "-b", "random", "-games", "4")
 	lines := strings.Split(strings.TrimSuffix(string(games), "\n"), "\n")
-	if len(lines) != 4 || len(rep.Result.Records) != 4 {
-		t.Fatalf("%d recorded games and %d records, want 4 of each:\n%s", len(lines), len(rep.Result.Records), games)
+	if len(lines) != 4 || len(records) != 4 {
+		t.Fatalf("%d recorded games and %d records, want 4 of each:\n%s", len(lines), len(records), games)
 	}
 	for i, ln := range lines {
 		var actions []string
 		if err := json.Unmarshal([]byte(ln), &actions); err != nil {
 			t.Fatalf("game %d: %v: %s", i, err, ln)
 		}
-		if len(actions) != rep.Result.Records[i].Length || actions[0] == "" {
-			t.Errorf("game %d: %d actions %q, the match recorded %d", i, len(actions), actions, rep.Result.Records[i].Length)
+		if len(actions) != records[i].Length || actions[0] == "" {
+			t.Errorf("game %d: %d actions %q, the match recorded %d", i, len(actions), actions, records[i].Length)
 		}
 	}
 }
