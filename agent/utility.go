@@ -21,29 +21,48 @@ import (
 //
 //	(1 - Weight) * v + Weight * tanh(material / Scale)
 //
-// where v is the inner evaluator's value and material is the game's
-// Material heuristic (own minus enemy pieces for Watch Your Back!), both
-// from the point of view of the player to move. Terminal states keep their
-// exact returns, so a win is still worth more than any material lead.
+// where v is the inner evaluator's value and material is the heuristic
+// Term names, both from the point of view of the player to move: by
+// default the game's Material (own minus enemy pieces for Watch Your
+// Back!), or its Evaluation, the alpha-beta player's static evaluation (for
+// Watch Your Back! it also discounts pieces the next shrink will eliminate,
+// more as the shrink nears, which a value trained on results alone learns
+// late). Terminal states keep their exact returns, so a win is still worth
+// more than any material lead.
 type MaterialUtility struct {
 	// Weight is the share of the material term, in [0, 1).
 	Weight float64
 	// Scale is the material lead (in the heuristic's unit) worth
 	// tanh(1) = 0.76 of the term; > 0.
 	Scale float64
+	// Term is the heuristic blended in: TermMaterial (or "") or
+	// TermEvaluation.
+	Term string
 }
+
+// The heuristics a MaterialUtility can blend in.
+const (
+	// TermMaterial is the game's Material heuristic.
+	TermMaterial = "material"
+	// TermEvaluation is the game's Evaluation heuristic, without the
+	// alpha-beta player's quiescence search.
+	TermEvaluation = "eval"
+)
 
 // DefaultMaterialScale is the MaterialUtility.Scale of agents that set a
 // weight but no scale: a lead of two pieces is worth tanh(1) of the term.
 const DefaultMaterialScale = 2
 
-// Validate reports a weight outside [0, 1) or a scale that is not > 0.
+// Validate reports a weight outside [0, 1), a scale that is not > 0 or an
+// unknown term.
 func (u MaterialUtility) Validate() error {
 	switch {
 	case math.IsNaN(u.Weight) || u.Weight < 0 || u.Weight >= 1:
 		return fmt.Errorf("material utility: weight %v: want 0 <= weight < 1", u.Weight)
 	case math.IsNaN(u.Scale) || math.IsInf(u.Scale, 0) || u.Scale <= 0:
 		return fmt.Errorf("material utility: scale %v: want a finite value > 0", u.Scale)
+	case u.Term != "" && u.Term != TermMaterial && u.Term != TermEvaluation:
+		return fmt.Errorf("material utility: term %q: want %q or %q", u.Term, TermMaterial, TermEvaluation)
 	}
 	return nil
 }
@@ -57,7 +76,11 @@ func (u MaterialUtility) Wrap(game env.Game, eval mcts.Evaluator) (mcts.Evaluato
 	if u.Weight == 0 {
 		return eval, nil
 	}
-	h, err := Material(game)
+	term := Material
+	if u.Term == TermEvaluation {
+		term = Evaluation
+	}
+	h, err := term(game)
 	if err != nil {
 		return nil, fmt.Errorf("material utility: %w", err)
 	}

@@ -42,6 +42,9 @@ func TestMaterialUtilityValue(t *testing.T) {
 		// White to move, one piece down: material -1.
 		{"one piece down", MaterialUtility{Weight: 0.25, Scale: 2}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
 		{"scale", MaterialUtility{Weight: 0.5, Scale: 1}, after, -0.2, 0.5*-0.2 + 0.5*math.Tanh(-1)},
+		{"material term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermMaterial}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
+		{"evaluation term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermEvaluation}, after, 0.8,
+			0.75*0.8 + 0.25*math.Tanh(DefaultWYBWeights.Evaluate(after, 0)/2)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +73,7 @@ func TestMaterialUtilityValidate(t *testing.T) {
 	for _, u := range []MaterialUtility{
 		{Weight: -0.1, Scale: 2}, {Weight: 1, Scale: 2}, {Weight: math.NaN(), Scale: 2},
 		{Weight: 0.2, Scale: 0}, {Weight: 0.2, Scale: -1}, {Weight: 0.2, Scale: math.Inf(1)},
+		{Weight: 0.2, Scale: 2, Term: "rollout"},
 	} {
 		if _, err := u.Wrap(g, saturated{}); err == nil {
 			t.Errorf("%+v: no error", u)
@@ -100,5 +104,37 @@ func TestMaterialUtilitySearchTakesMaterial(t *testing.T) {
 	}
 	if got := WYBMaterial(s, 1); got != 1 {
 		t.Errorf("played %s: Black's material %v, want 1 (the capture)", s.ActionString(a), got)
+	}
+}
+
+// With values saturated at a win, eight turns before the first shrink, the
+// evaluation term makes the search step White's piece off the outer ring
+// the shrink removes; the material term sees no difference between moves.
+func TestMaterialUtilityEvaluationLeavesDoomedRing(t *testing.T) {
+	g := wyb.New(wybOpts)
+	rows := "X - - - - - - X/- - - - - - - -/- - - - - - - -/O - - O - - - -/- - - - - @ - -/- - - - - - - -/- - - @ - - - -/X - - - - - - X"
+	s := position(t, rows, wyb.FirstShrink-8)
+	if got := DefaultWYBWeights.Evaluate(s, 0); got >= 0 {
+		t.Fatalf("evaluation %v before the move: want < 0 (a White piece on the doomed ring)", got)
+	}
+	u := MaterialUtility{Weight: 0.3, Scale: DefaultMaterialScale, Term: TermEvaluation}
+	eval, err := u.Wrap(g, saturated{0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMCTS("eval", EvalSearchConfig(400), eval, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := m.Act(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := s.ActionString(a)
+	if err := s.ApplyAction(a); err != nil {
+		t.Fatal(err)
+	}
+	if doomed := s.Board().White & wybDoomed[0]; doomed != 0 {
+		t.Errorf("played %s: White still has pieces on squares the shrink removes (%#x)", name, doomed)
 	}
 }

@@ -278,6 +278,9 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:sims=3", wantErr: "path= is required"},
 		{spec: "net:path=" + ckpt + ",material=1", wantErr: "material=1"},
 		{spec: "net:path=" + ckpt + ",mscale=-1", wantErr: "mscale=-1"},
+		{spec: "net:path=" + ckpt + ",sims=64,material=0.3,mterm=eval", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, MaterialWeight: 0.3, MaterialTerm: "eval"},
+			wantName: "step3-sims64-mat0.3-eval"},
+		{spec: "net:path=" + ckpt + ",material=0.3,mterm=rollout", wantErr: "material_term"},
 		{spec: "net:path=" + ckpt + ",sims=0", wantErr: "no budget"},
 		{spec: "net:path=" + ckpt + ",sims=0,time=1s,mode=gumbel", wantErr: "gumbel search plans"},
 		{spec: "net:path=" + ckpt + ",sims=-1", wantErr: "sims=-1"},
@@ -338,6 +341,8 @@ func TestSettingsValidate(t *testing.T) {
 		{"material weight", func(s *Settings) { s.MaterialWeight = 1 }, "material_weight"},
 		{"material weight negative", func(s *Settings) { s.MaterialWeight = -0.1 }, "material_weight"},
 		{"material scale", func(s *Settings) { s.MaterialScale = -1 }, "material_scale"},
+		{"material term", func(s *Settings) { s.MaterialWeight, s.MaterialTerm = 0.3, "eval" }, ""},
+		{"unknown material term", func(s *Settings) { s.MaterialTerm = "rollout" }, "material_term"},
 	}
 	for _, tc := range tests {
 		s := ok

@@ -54,6 +54,10 @@ type Settings struct {
 	// MaterialScale is agent.MaterialUtility.Scale (0:
 	// agent.DefaultMaterialScale).
 	MaterialScale float64 `json:"material_scale,omitempty"`
+	// MaterialTerm is agent.MaterialUtility.Term: the heuristic blended
+	// in ("" or agent.TermMaterial: the material balance;
+	// agent.TermEvaluation: the alpha-beta player's evaluation).
+	MaterialTerm string `json:"material_term,omitempty"`
 }
 
 // DefaultLeavesInFlight is the default Settings.LeavesInFlight. On a CPU a
@@ -101,6 +105,8 @@ func (s Settings) Validate() error {
 		return bad("material_weight", s.MaterialWeight, "want 0 (off) <= weight < 1")
 	case math.IsNaN(s.MaterialScale) || math.IsInf(s.MaterialScale, 0) || s.MaterialScale < 0:
 		return bad("material_scale", s.MaterialScale, "want a finite value > 0, or 0 for the default")
+	case s.MaterialTerm != "" && s.MaterialTerm != agent.TermMaterial && s.MaterialTerm != agent.TermEvaluation:
+		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), fmt.Sprintf("want %q or %q", agent.TermMaterial, agent.TermEvaluation))
 	}
 	return nil
 }
@@ -123,7 +129,7 @@ func (s Settings) SearchConfig() mcts.Config {
 
 // Utility is the material utility of these settings.
 func (s Settings) Utility() agent.MaterialUtility {
-	u := agent.MaterialUtility{Weight: s.MaterialWeight, Scale: s.MaterialScale}
+	u := agent.MaterialUtility{Weight: s.MaterialWeight, Scale: s.MaterialScale, Term: s.MaterialTerm}
 	if u.Scale == 0 {
 		u.Scale = agent.DefaultMaterialScale
 	}
@@ -145,6 +151,9 @@ func (s Settings) Label() string {
 	}
 	if s.MaterialWeight > 0 {
 		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))
+		if s.MaterialTerm == agent.TermEvaluation {
+			parts = append(parts, agent.TermEvaluation)
+		}
 	}
 	return strings.Join(parts, "-")
 }
