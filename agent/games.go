@@ -25,6 +25,19 @@ func Material(game env.Game) (Heuristic, error) {
 	return nil, fmt.Errorf("agent: no material heuristic for game %q", game.Name())
 }
 
+// ShrinkMaterial returns game's material heuristic with the shrink danger
+// of its hand-written evaluation: for Watch Your Back!, WYBMaterial minus
+// up to DefaultWYBWeights.Shrink per piece the next shrink eliminates,
+// rising over the last DefaultWYBWeights.ShrinkHorizon turns before it
+// (WYBWeights.Evaluate with every other weight 0). Games whose board does
+// not shrink get Material.
+func ShrinkMaterial(game env.Game) (Heuristic, error) {
+	if _, ok := game.NewInitialState().(*wyb.State); ok {
+		return WYBWeights{Shrink: DefaultWYBWeights.Shrink, ShrinkHorizon: DefaultWYBWeights.ShrinkHorizon}, nil
+	}
+	return Material(game)
+}
+
 // Evaluation returns game's hand-written evaluation, used by the alpha-beta
 // player: WYBTactical with DefaultWYBWeights for Watch Your Back! (so the
 // search adds a quiescence search over captures), SquatterEvaluation for

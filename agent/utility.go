@@ -24,10 +24,11 @@ import (
 // where v is the inner evaluator's value and material is the heuristic
 // Term names, both from the point of view of the player to move: by
 // default the game's Material (own minus enemy pieces for Watch Your
-// Back!), or its Evaluation, the alpha-beta player's static evaluation (for
-// Watch Your Back! it also discounts pieces the next shrink will eliminate,
-// more as the shrink nears, which a value trained on results alone learns
-// late). Terminal states keep their exact returns, so a win is still worth
+// Back!); ShrinkMaterial, which also discounts pieces the next shrink will
+// eliminate, more as the shrink nears (a value trained on results alone
+// learns that late); or the game's Evaluation, the alpha-beta player's
+// static evaluation (for Watch Your Back! material, shrink danger, threats,
+// centre control and mobility). Terminal states keep their exact returns, so a win is still worth
 // more than any material lead.
 type MaterialUtility struct {
 	// Weight is the share of the material term, in [0, 1).
@@ -35,8 +36,8 @@ type MaterialUtility struct {
 	// Scale is the material lead (in the heuristic's unit) worth
 	// tanh(1) = 0.76 of the term; > 0.
 	Scale float64
-	// Term is the heuristic blended in: TermMaterial (or "") or
-	// TermEvaluation.
+	// Term is the heuristic blended in: TermMaterial (or ""),
+	// TermShrink or TermEvaluation.
 	Term string
 }
 
@@ -44,6 +45,8 @@ type MaterialUtility struct {
 const (
 	// TermMaterial is the game's Material heuristic.
 	TermMaterial = "material"
+	// TermShrink is the game's ShrinkMaterial heuristic.
+	TermShrink = "shrink"
 	// TermEvaluation is the game's Evaluation heuristic, without the
 	// alpha-beta player's quiescence search.
 	TermEvaluation = "eval"
@@ -53,6 +56,16 @@ const (
 // weight but no scale: a lead of two pieces is worth tanh(1) of the term.
 const DefaultMaterialScale = 2
 
+// ValidTerm reports whether term names a MaterialUtility term ("" is
+// TermMaterial).
+func ValidTerm(term string) bool {
+	switch term {
+	case "", TermMaterial, TermShrink, TermEvaluation:
+		return true
+	}
+	return false
+}
+
 // Validate reports a weight outside [0, 1), a scale that is not > 0 or an
 // unknown term.
 func (u MaterialUtility) Validate() error {
@@ -61,8 +74,8 @@ func (u MaterialUtility) Validate() error {
 		return fmt.Errorf("material utility: weight %v: want 0 <= weight < 1", u.Weight)
 	case math.IsNaN(u.Scale) || math.IsInf(u.Scale, 0) || u.Scale <= 0:
 		return fmt.Errorf("material utility: scale %v: want a finite value > 0", u.Scale)
-	case u.Term != "" && u.Term != TermMaterial && u.Term != TermEvaluation:
-		return fmt.Errorf("material utility: term %q: want %q or %q", u.Term, TermMaterial, TermEvaluation)
+	case !ValidTerm(u.Term):
+		return fmt.Errorf("material utility: term %q: want %q, %q or %q", u.Term, TermMaterial, TermShrink, TermEvaluation)
 	}
 	return nil
 }
@@ -77,7 +90,10 @@ func (u MaterialUtility) Wrap(game env.Game, eval mcts.Evaluator) (mcts.Evaluato
 		return eval, nil
 	}
 	term := Material
-	if u.Term == TermEvaluation {
+	switch u.Term {
+	case TermShrink:
+		term = ShrinkMaterial
+	case TermEvaluation:
 		term = Evaluation
 	}
 	h, err := term(game)

@@ -43,6 +43,8 @@ func TestMaterialUtilityValue(t *testing.T) {
 		{"one piece down", MaterialUtility{Weight: 0.25, Scale: 2}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
 		{"scale", MaterialUtility{Weight: 0.5, Scale: 1}, after, -0.2, 0.5*-0.2 + 0.5*math.Tanh(-1)},
 		{"material term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermMaterial}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
+		// Far from the shrink the shrink term is the material balance.
+		{"shrink term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermShrink}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
 		{"evaluation term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermEvaluation}, after, 0.8,
 			0.75*0.8 + 0.25*math.Tanh(DefaultWYBWeights.Evaluate(after, 0)/2)},
 	}
@@ -108,33 +110,65 @@ func TestMaterialUtilitySearchTakesMaterial(t *testing.T) {
 }
 
 // With values saturated at a win, eight turns before the first shrink, the
-// evaluation term makes the search step White's piece off the outer ring
-// the shrink removes; the material term sees no difference between moves.
-func TestMaterialUtilityEvaluationLeavesDoomedRing(t *testing.T) {
+// shrink and evaluation terms make the search step White's piece off the
+// outer ring the shrink removes; the material term sees no difference
+// between moves.
+func TestMaterialUtilityLeavesDoomedRing(t *testing.T) {
 	g := wyb.New(wybOpts)
 	rows := "X - - - - - - X/- - - - - - - -/- - - - - - - -/O - - O - - - -/- - - - - @ - -/- - - - - - - -/- - - @ - - - -/X - - - - - - X"
-	s := position(t, rows, wyb.FirstShrink-8)
-	if got := DefaultWYBWeights.Evaluate(s, 0); got >= 0 {
-		t.Fatalf("evaluation %v before the move: want < 0 (a White piece on the doomed ring)", got)
+	for _, term := range []string{TermShrink, TermEvaluation} {
+		t.Run(term, func(t *testing.T) {
+			s := position(t, rows, wyb.FirstShrink-8)
+			u := MaterialUtility{Weight: 0.3, Scale: DefaultMaterialScale, Term: term}
+			eval, err := u.Wrap(g, saturated{0.95})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := NewMCTS(term, EvalSearchConfig(400), eval, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := m.Act(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := s.ActionString(a)
+			if err := s.ApplyAction(a); err != nil {
+				t.Fatal(err)
+			}
+			if doomed := s.Board().White & wybDoomed[0]; doomed != 0 {
+				t.Errorf("played %s: White still has pieces on squares the shrink removes (%#x)", name, doomed)
+			}
+		})
 	}
-	u := MaterialUtility{Weight: 0.3, Scale: DefaultMaterialScale, Term: TermEvaluation}
-	eval, err := u.Wrap(g, saturated{0.95})
+}
+
+// ShrinkMaterial is the material balance until the shrink horizon, then
+// discounts the pieces the next shrink eliminates.
+func TestShrinkMaterial(t *testing.T) {
+	h, err := ShrinkMaterial(wyb.New(wybOpts))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMCTS("eval", EvalSearchConfig(400), eval, 1)
-	if err != nil {
-		t.Fatal(err)
+	// White: (0,3) on the outer ring and (3,3); Black: (5,4) and (3,6).
+	rows := "X - - - - - - X/- - - - - - - -/- - - - - - - -/O - - O - - - -/- - - - - @ - -/- - - - - - - -/- - - @ - - - -/X - - - - - - X"
+	tests := []struct {
+		turn int
+		want float64
+	}{
+		{0, 0},
+		{wyb.FirstShrink - DefaultWYBWeights.ShrinkHorizon, 0},
+		// One turn before the shrink, the doomed piece loses Shrink in full.
+		{wyb.FirstShrink - 1, -DefaultWYBWeights.Shrink},
+		{wyb.FirstShrink - 1 - DefaultWYBWeights.ShrinkHorizon/2, -DefaultWYBWeights.Shrink / 2},
 	}
-	a, err := m.Act(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := s.ActionString(a)
-	if err := s.ApplyAction(a); err != nil {
-		t.Fatal(err)
-	}
-	if doomed := s.Board().White & wybDoomed[0]; doomed != 0 {
-		t.Errorf("played %s: White still has pieces on squares the shrink removes (%#x)", name, doomed)
+	for _, tt := range tests {
+		s := position(t, rows, tt.turn)
+		if got := h.Evaluate(s, 0); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("turn %d: %v for White, want %v", tt.turn, got, tt.want)
+		}
+		if got := h.Evaluate(s, 1); math.Abs(got+tt.want) > 1e-9 {
+			t.Errorf("turn %d: %v for Black, want %v", tt.turn, got, -tt.want)
+		}
 	}
 }

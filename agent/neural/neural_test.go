@@ -342,6 +342,7 @@ func TestSettingsValidate(t *testing.T) {
 		{"material weight negative", func(s *Settings) { s.MaterialWeight = -0.1 }, "material_weight"},
 		{"material scale", func(s *Settings) { s.MaterialScale = -1 }, "material_scale"},
 		{"material term", func(s *Settings) { s.MaterialWeight, s.MaterialTerm = 0.3, "eval" }, ""},
+		{"shrink term", func(s *Settings) { s.MaterialWeight, s.MaterialTerm = 0.3, "shrink" }, ""},
 		{"unknown material term", func(s *Settings) { s.MaterialTerm = "rollout" }, "material_term"},
 	}
 	for _, tc := range tests {

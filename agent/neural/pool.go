@@ -97,7 +97,7 @@ func (p *Pool) Close() error {
 
 // Kind is the "net" agent spec kind, loading networks through p:
 //
-//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,material=W][,mscale=S][,mterm=material|eval][,backend=go|libtorch]
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,material=W][,mscale=S][,mterm=material|shrink|eval][,backend=go|libtorch]
 //
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
@@ -115,8 +115,8 @@ func (p *Pool) Kind() spec.Kind {
 			"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
 			"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
 			"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
-			"mterm": fmt.Sprintf("what the material term blends in: %s (the material balance) or %s (the alpha-beta player's evaluation: for Watch Your Back! also pieces the next shrink eliminates) (default: the agent's, else %s)",
-				agent.TermMaterial, agent.TermEvaluation, agent.TermMaterial),
+			"mterm": fmt.Sprintf("what the material term blends in: %s (the material balance), %s (the balance with pieces the next shrink eliminates discounted as it nears) or %s (the alpha-beta player's evaluation) (default: the agent's, else %s)",
+				agent.TermMaterial, agent.TermShrink, agent.TermEvaluation, agent.TermMaterial),
 			"backend": fmt.Sprintf("what evaluates the network: %s (pure Go, the default: no libtorch in the process) or %s",
 				BackendGo, BackendLibtorch),
 		},

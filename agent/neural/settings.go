@@ -56,7 +56,9 @@ type Settings struct {
 	MaterialScale float64 `json:"material_scale,omitempty"`
 	// MaterialTerm is agent.MaterialUtility.Term: the heuristic blended
 	// in ("" or agent.TermMaterial: the material balance;
-	// agent.TermEvaluation: the alpha-beta player's evaluation).
+	// agent.TermShrink: the balance with pieces the next shrink eliminates
+	// discounted; agent.TermEvaluation: the alpha-beta player's
+	// evaluation).
 	MaterialTerm string `json:"material_term,omitempty"`
 }
 
@@ -105,8 +107,8 @@ func (s Settings) Validate() error {
 		return bad("material_weight", s.MaterialWeight, "want 0 (off) <= weight < 1")
 	case math.IsNaN(s.MaterialScale) || math.IsInf(s.MaterialScale, 0) || s.MaterialScale < 0:
 		return bad("material_scale", s.MaterialScale, "want a finite value > 0, or 0 for the default")
-	case s.MaterialTerm != "" && s.MaterialTerm != agent.TermMaterial && s.MaterialTerm != agent.TermEvaluation:
-		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), fmt.Sprintf("want %q or %q", agent.TermMaterial, agent.TermEvaluation))
+	case !agent.ValidTerm(s.MaterialTerm):
+		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), fmt.Sprintf("want %q, %q or %q", agent.TermMaterial, agent.TermShrink, agent.TermEvaluation))
 	}
 	return nil
 }
@@ -151,8 +153,8 @@ func (s Settings) Label() string {
 	}
 	if s.MaterialWeight > 0 {
 		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))
-		if s.MaterialTerm == agent.TermEvaluation {
-			parts = append(parts, agent.TermEvaluation)
+		if s.MaterialTerm != "" && s.MaterialTerm != agent.TermMaterial {
+			parts = append(parts, s.MaterialTerm)
 		}
 	}
 	return strings.Join(parts, "-")
