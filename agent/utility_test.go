@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/squatter"
+	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/mcts"
 )
@@ -169,6 +171,30 @@ func TestShrinkMaterial(t *testing.T) {
 		}
 		if got := h.Evaluate(s, 1); math.Abs(got+tt.want) > 1e-9 {
 			t.Errorf("turn %d: %v for Black, want %v", tt.turn, got, -tt.want)
+		}
+	}
+}
+
+// Every term exists for every game, and the initial position is level
+// for each of them.
+func TestUtilityTermsEveryGame(t *testing.T) {
+	sq, err := squatter.New(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []env.Game{sq, tictactoe.New(), wyb.New(wybOpts)} {
+		for _, term := range []string{"", TermMaterial, TermShrink, TermEvaluation} {
+			u := MaterialUtility{Weight: 0.3, Scale: 2, Term: term}
+			eval, err := u.Wrap(g, saturated{0.5})
+			if err != nil {
+				t.Fatalf("%s, term %q: %v", g.Name(), term, err)
+			}
+			s := g.NewInitialState()
+			legal := s.LegalActions(nil)
+			v, err := eval.Evaluate(context.Background(), s, legal, make([]float32, len(legal)))
+			if err != nil || math.Abs(float64(v)-0.7*0.5) > 1e-6 {
+				t.Errorf("%s, term %q: initial value %v (%v), want %v", g.Name(), term, v, err, 0.7*0.5)
+			}
 		}
 	}
 }
