@@ -281,6 +281,7 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:path=" + ckpt + ",sims=64,material=0.3,mterm=eval", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, MaterialWeight: 0.3, MaterialTerm: "eval"},
 			wantName: "step3-sims64-mat0.3-eval"},
 		{spec: "net:path=" + ckpt + ",material=0.3,mterm=rollout", wantErr: "material_term"},
+		{spec: "net:path=" + ckpt + ",mterm=eval", wantErr: "set a weight too"},
 		{spec: "net:path=" + ckpt + ",sims=0", wantErr: "no budget"},
 		{spec: "net:path=" + ckpt + ",sims=0,time=1s,mode=gumbel", wantErr: "gumbel search plans"},
 		{spec: "net:path=" + ckpt + ",sims=-1", wantErr: "sims=-1"},
@@ -344,6 +345,7 @@ func TestSettingsValidate(t *testing.T) {
 		{"material term", func(s *Settings) { s.MaterialWeight, s.MaterialTerm = 0.3, "eval" }, ""},
 		{"shrink term", func(s *Settings) { s.MaterialWeight, s.MaterialTerm = 0.3, "shrink" }, ""},
 		{"unknown material term", func(s *Settings) { s.MaterialTerm = "rollout" }, "material_term"},
+		{"material term without weight", func(s *Settings) { s.MaterialTerm = "shrink" }, "no effect with material_weight 0"},
 	}
 	for _, tc := range tests {
 		s := ok

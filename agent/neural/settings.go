@@ -109,6 +109,8 @@ func (s Settings) Validate() error {
 		return bad("material_scale", s.MaterialScale, "want a finite value > 0, or 0 for the default")
 	case !agent.ValidTerm(s.MaterialTerm):
 		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), fmt.Sprintf("want %q, %q or %q", agent.TermMaterial, agent.TermShrink, agent.TermEvaluation))
+	case s.MaterialTerm != "" && s.MaterialWeight == 0:
+		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), "has no effect with material_weight 0: set a weight too")
 	}
 	return nil
 }
