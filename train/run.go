@@ -195,10 +195,12 @@ func resolveConfig(dir, path string) (Config, error) {
 // withAdjustable returns stored with the fields a resumed run may change
 // taken from given: the learning-rate schedule, the evaluation matches,
 // checkpoint retention, batching, self-play parallelism and cache, the
-// sparring partner and its share of the games, and threads. None of them
-// changes what a position, a game record or the network means, so the run
-// stays one run (the sparring games, like a schedule, change only which
-// positions are generated from then on).
+// sparring partner and its share of the games, the share of the search's
+// root value in the value target, and threads. None of them changes what a
+// position, a game record or the network means, so the run stays one run
+// (the sparring games, like a schedule, change only which positions are
+// generated from then on; the value target is formed when a sample is
+// drawn, so its mix changes for every sample drawn from then on).
 func withAdjustable(stored, given Config) Config {
 	c := stored
 	c.Optimizer.Schedule = given.Optimizer.Schedule
@@ -210,6 +212,7 @@ func withAdjustable(stored, given Config) Config {
 	c.SelfPlay.CacheSize = given.SelfPlay.CacheSize
 	c.SelfPlay.SparringAgent = given.SelfPlay.SparringAgent
 	c.SelfPlay.SparringFraction = given.SelfPlay.SparringFraction
+	c.Buffer.RootValueWeight = given.Buffer.RootValueWeight
 	c.Threads = given.Threads
 	return c
 }
@@ -234,7 +237,7 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 	}
 	if d := firstDifference(string(fixed), string(b)); d != "" {
 		return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); a resumed run may change only "+
-			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction and threads: "+
+			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight and threads: "+
 			"resume without -config or use a new run directory", path, storedPath, d)
 	}
 	changes := changedLines(string(a), string(b))
