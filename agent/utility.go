@@ -28,8 +28,8 @@ import (
 // eliminate, more as the shrink nears (a value trained on results alone
 // learns that late); or the game's Evaluation, the alpha-beta player's
 // static evaluation (for Watch Your Back! material, shrink danger, threats,
-// centre control and mobility). Terminal states keep their exact returns, so a win is still worth
-// more than any material lead.
+// centre control and mobility). Terminal states keep their exact returns,
+// so a win is still worth more than any material lead.
 type MaterialUtility struct {
 	// Weight is the share of the material term, in [0, 1).
 	Weight float64
