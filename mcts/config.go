@@ -126,6 +126,20 @@ type Config struct {
 	// search stopped by its deadline. 0 means no limit.
 	MaxNodes int `yaml:"max_nodes"`
 
+	// Solver turns on MCTS-Solver (Winands et al. 2008, OpenSpiel's
+	// MCTSBot solve=True): when a node is expanded, every child is played
+	// out one move to find the game-ending ones, and proven results
+	// propagate up the tree. A node is proven when one of its children is
+	// a proven win for its player to move, or when all of its children are
+	// proven (its value is then the best of theirs). A proven node is
+	// never searched below again (each visit backs up its proven value),
+	// selection values a proven child at its proven value, and the move
+	// played is a proven win if there is one and never a proven loss
+	// while an unproven move remains. It finds game-ending replies that
+	// the network's prior gives almost no weight to, at the cost of one
+	// Clone and ApplyAction per legal move of each expanded node.
+	Solver bool `yaml:"solver"`
+
 	// Gumbel configures ModeGumbel.
 	Gumbel GumbelConfig `yaml:"gumbel"`
 	// PlayoutCap configures KataGo's playout cap randomization.

@@ -99,12 +99,17 @@ func (s *Search) sigmaQ(idx int32, dst []float64, virtual bool) []float64 {
 			vl = ch.vl
 			n += vl
 		}
-		if n > 0 {
-			q := (sg*ch.w0 - float64(vl)*s.cfg.VirtualLoss) / float64(n)
+		if n > 0 || ch.proven {
+			q := sg * float64(ch.proof) // Config.Solver: known, whatever the visits
+			if !ch.proven {
+				q = (sg*ch.w0 - float64(vl)*s.cfg.VirtualLoss) / float64(n)
+			}
 			dst[i] = q
-			p := max(float64(ch.prior), tinyPrior)
-			sumP += p
-			sumPQ += p * q
+			if n > 0 {
+				p := max(float64(ch.prior), tinyPrior)
+				sumP += p
+				sumPQ += p * q
+			}
 		}
 		sumN += n
 		maxN = max(maxN, n)
@@ -121,7 +126,7 @@ func (s *Search) sigmaQ(idx int32, dst []float64, virtual bool) []float64 {
 		if virtual {
 			n += children[i].vl
 		}
-		if n == 0 {
+		if n == 0 && !children[i].proven {
 			dst[i] = mixed
 		}
 		lo = min(lo, dst[i])

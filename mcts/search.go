@@ -117,6 +117,14 @@ type Result struct {
 	ReusedVisits int
 	// TreeSize is the number of nodes in the tree after the search.
 	TreeSize int
+	// Proven reports that Config.Solver settled the root's game-theoretic
+	// value: ProvenValue for the player to move (1 a win, -1 a loss, 0 a
+	// draw), reached in ProvenMoves moves along the proof (the fastest win
+	// among the proven ones, the longest resistance). A search whose root
+	// is proven stops early.
+	Proven      bool
+	ProvenValue float32
+	ProvenMoves int
 }
 
 // DensePolicy spreads Policy over the full action space of size numActions.
@@ -238,6 +246,10 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 	done := 0
 	truncated := false
 	for done < sims && !truncated {
+		if s.t.nodes[0].proven {
+			// Config.Solver settled the root: more search changes nothing.
+			break
+		}
 		if s.cfg.MaxNodes > 0 && len(s.t.nodes) >= s.cfg.MaxNodes && done+reused > 0 {
 			truncated = true
 			break
@@ -350,9 +362,13 @@ gather:
 		}
 		nd := &s.t.nodes[leaf]
 		switch {
-		case nd.status == stTerminal:
+		case nd.status == stTerminal || nd.proven:
+			v := nd.value
+			if nd.proven {
+				v = nd.proof
+			}
 			s.countRootVisit(rootChild)
-			s.t.backup(leaf, float64(nd.value))
+			s.t.backup(leaf, float64(v))
 			completed++
 		case fresh:
 			s.countRootVisit(rootChild)
@@ -434,10 +450,10 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 	rootChild = -1
 	for {
 		nd := &s.t.nodes[idx]
-		switch nd.status {
-		case stTerminal, stPending:
+		switch {
+		case nd.status == stTerminal || nd.status == stPending || nd.proven:
 			return idx, rootChild, false, nil
-		case stUnvisited:
+		case nd.status == stUnvisited:
 			st := s.t.nodes[nd.parent].state.Clone()
 			if err := st.ApplyAction(int(nd.action)); err != nil {
 				return 0, 0, false, fmt.Errorf("mcts: applying legal action %d: %w", nd.action, err)
@@ -446,6 +462,10 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 			if st.IsTerminal() {
 				nd.status = stTerminal
 				nd.value = st.Returns()[0]
+				if s.cfg.Solver {
+					nd.proven, nd.proof = true, nd.value
+					s.prove(nd.parent)
+				}
 				return idx, rootChild, false, nil
 			}
 			nd.status = stPending
@@ -498,6 +518,21 @@ func (s *Search) selectPUCT(idx int32) int32 {
 			p = float64(s.rootPrior[i])
 		}
 		n := ch.visits + ch.vl
+		if ch.proven {
+			// Config.Solver: the value is known, whatever the visits. A
+			// proven loss is never selected: this node is not proven, so
+			// some child is not a proven loss.
+			visitedPrior += p
+			q := sg * float64(ch.proof)
+			if q <= -1 {
+				continue
+			}
+			score := q + cs*p/(1+float64(n))
+			if score > bestVScore {
+				bestV, bestVScore = i, score
+			}
+			continue
+		}
 		if n == 0 {
 			if p > bestUPrior {
 				bestU, bestUPrior = i, p
@@ -610,8 +645,134 @@ func (s *Search) expand(l *leafSlot) error {
 	nd.player = int8(nd.state.CurrentPlayer())
 	nd.value = v
 	nd.status = stExpanded
-	s.t.backup(l.node, sign(nd.player)*float64(v))
+	v0 := sign(nd.player) * float64(v)
+	if s.cfg.Solver {
+		if err := s.lookAhead(l.node); err != nil {
+			return err
+		}
+		if nd = &s.t.nodes[l.node]; nd.proven {
+			v0 = float64(nd.proof)
+		}
+	}
+	s.t.backup(l.node, v0)
 	return nil
+}
+
+// lookAhead (Config.Solver) plays every move of the freshly expanded node
+// n, marks the children where the game ends as terminal and proven, and
+// proves n and its ancestors where that settles them.
+func (s *Search) lookAhead(n int32) error {
+	nd := &s.t.nodes[n]
+	parent := nd.state
+	found := false
+	for i := nd.first; i < nd.first+nd.nchild; i++ {
+		ch := &s.t.nodes[i]
+		st := parent.Clone()
+		if err := st.ApplyAction(int(ch.action)); err != nil {
+			return fmt.Errorf("mcts: applying legal action %d: %w", ch.action, err)
+		}
+		if !st.IsTerminal() {
+			continue
+		}
+		ch.state = st
+		ch.status = stTerminal
+		ch.value = st.Returns()[0]
+		ch.proven, ch.proof = true, ch.value
+		found = true
+	}
+	if found {
+		s.prove(n)
+	}
+	return nil
+}
+
+// prove marks n proven if its children settle its value (one of them is a
+// proven win for the player to move at n, or all are proven), then does the
+// same for its ancestors, stopping at the first node that stays unproven or
+// unchanged. A node proven already may still learn a faster win: a leaf
+// in flight below it when it was proven can prove more of its children.
+func (s *Search) prove(n int32) {
+	for n >= 0 {
+		nd := &s.t.nodes[n]
+		if nd.status != stExpanded {
+			return
+		}
+		sg := sign(nd.player)
+		best, settled := math.Inf(-1), true
+		var winDepth, lossDepth uint16 = math.MaxUint16, 0
+		for i := nd.first; i < nd.first+nd.nchild; i++ {
+			ch := &s.t.nodes[i]
+			if !ch.proven {
+				settled = false
+				continue
+			}
+			v := sg * float64(ch.proof)
+			best = max(best, v)
+			if v >= 1 {
+				winDepth = min(winDepth, ch.depth)
+			}
+			lossDepth = max(lossDepth, ch.depth)
+		}
+		var depth uint16
+		switch {
+		case best >= 1:
+			depth = winDepth + 1
+		case settled:
+			depth = min(lossDepth, math.MaxUint16-1) + 1
+		default:
+			return
+		}
+		proof := float32(sg * best)
+		if nd.proven && nd.proof == proof && nd.depth == depth {
+			return
+		}
+		nd.proven, nd.proof, nd.depth = true, proof, depth
+		n = nd.parent
+	}
+}
+
+// solvedChoice (Config.Solver) overrides the move chosen among the root's
+// children: it returns the index of the fastest proven win if there is
+// one; else, if chosen is a proven loss, the most visited child that is
+// not (ties to the higher prior) or, when every child is a proven loss,
+// the one that resists longest (a fallible opponent may still miss the
+// win); else chosen.
+func (s *Search) solvedChoice(chosen int) int {
+	root := &s.t.nodes[0]
+	children := s.t.nodes[root.first : root.first+root.nchild]
+	sg := sign(root.player)
+	more := func(i, j int) bool { // i more visited than j, ties to the higher prior
+		return children[i].visits > children[j].visits ||
+			(children[i].visits == children[j].visits && children[i].prior > children[j].prior)
+	}
+	win, alive, lost := -1, -1, -1
+	for i := range children {
+		ch := &children[i]
+		switch {
+		case ch.proven && sg*float64(ch.proof) >= 1:
+			if win < 0 || ch.depth < children[win].depth || (ch.depth == children[win].depth && more(i, win)) {
+				win = i
+			}
+		case ch.proven && sg*float64(ch.proof) <= -1:
+			if lost < 0 || ch.depth > children[lost].depth || (ch.depth == children[lost].depth && more(i, lost)) {
+				lost = i
+			}
+		default:
+			if alive < 0 || more(i, alive) {
+				alive = i
+			}
+		}
+	}
+	ch := &children[chosen]
+	switch {
+	case win >= 0:
+		return win
+	case !ch.proven || sg*float64(ch.proof) > -1:
+		return chosen
+	case alive >= 0:
+		return alive
+	}
+	return lost
 }
 
 // result builds the Result of a finished search.
@@ -634,6 +795,9 @@ func (s *Search) result(state env.State, full bool, sims, reused int) Result {
 		ReusedVisits: reused,
 		TreeSize:     len(s.t.nodes),
 	}
+	if root.proven {
+		res.Proven, res.ProvenValue, res.ProvenMoves = true, float32(sg*float64(root.proof)), int(root.depth)
+	}
 	total := 0
 	for i := range children {
 		ch := &children[i]
@@ -645,15 +809,26 @@ func (s *Search) result(state env.State, full bool, sims, reused int) Result {
 		}
 		total += int(ch.visits)
 	}
+	var chosen int
 	switch s.cfg.Mode {
 	case ModeGumbel:
-		res.Action = int(children[s.gumbelResult(res.Policy)].action)
+		chosen = s.gumbelResult(res.Policy)
 	default:
 		for i := range res.Policy {
 			res.Policy[i] = float32(res.Visits[i]) / float32(max(total, 1))
 		}
-		res.Action = res.Actions[s.pickByVisits(res, s.cfg.TemperatureAt(state.MoveNumber()))]
+		chosen = s.pickByVisits(res, s.cfg.TemperatureAt(state.MoveNumber()))
 	}
+	if s.cfg.Solver {
+		chosen = s.solvedChoice(chosen)
+		if s.cfg.Mode == ModePUCT && (root.proven || total == 0) {
+			// The proven move is the target (a root proven at expansion
+			// has no visits to count).
+			clear(res.Policy)
+			res.Policy[chosen] = 1
+		}
+	}
+	res.Action = res.Actions[chosen]
 	return res
 }
 

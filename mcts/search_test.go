@@ -70,6 +70,18 @@ func checkTree(t *testing.T, s *Search) {
 				w0 += ch.w0
 				priorSum += float64(ch.prior)
 			}
+			if nd.proven {
+				// Config.Solver: visits that reach a proven node stop there
+				// and back up its proof; so may its own first visit, when
+				// it was proven at expansion.
+				extra := nd.visits - visits
+				rest := nd.w0 - w0 + float64(nd.value)*sign(nd.player) - float64(extra)*float64(nd.proof)
+				if extra < 0 || (math.Abs(rest-float64(nd.value)*sign(nd.player)) > 1e-6*float64(nd.visits) &&
+					math.Abs(rest-float64(nd.proof)) > 1e-6*float64(nd.visits)) {
+					t.Fatalf("proven node %d: %d visits, value sum %v; children's %d, %v", i, nd.visits, nd.w0, visits-1, w0)
+				}
+				break
+			}
 			if visits != nd.visits {
 				t.Fatalf("node %d: %d visits but 1 + children's = %d", i, nd.visits, visits)
 			}
@@ -112,8 +124,9 @@ func run(t *testing.T, s *Search, st env.State) Result {
 	if !slices.Contains(res.Actions, res.Action) || !st.IsLegal(res.Action) {
 		t.Fatalf("chosen action %d not legal", res.Action)
 	}
-	if s.cfg.Mode == ModeGumbel && res.ReusedVisits == 0 {
-		// Sequential halving's winner is among the most visited.
+	if s.cfg.Mode == ModeGumbel && res.ReusedVisits == 0 && !s.cfg.Solver {
+		// Sequential halving's winner is among the most visited (the
+		// solver may override it with a proven result).
 		if v := res.Visits[slices.Index(res.Actions, res.Action)]; v != slices.Max(res.Visits) {
 			t.Fatalf("Gumbel chose an action with %d visits, not the most visited (%v)", v, res.Visits)
 		}
@@ -799,6 +812,8 @@ func FuzzSearch(f *testing.F) {
 	f.Add(uint8(0), uint8(10), uint8(1), uint8(0), uint64(1), []byte{4, 0})
 	f.Add(uint8(1), uint8(40), uint8(4), uint8(3), uint64(2), []byte{})
 	f.Add(uint8(3), uint8(7), uint8(8), uint8(7), uint64(3), []byte{0, 4, 1, 3})
+	f.Add(uint8(8), uint8(50), uint8(2), uint8(4), uint64(4), []byte{0, 4})
+	f.Add(uint8(9), uint8(30), uint8(1), uint8(0), uint64(5), []byte{4, 0, 8})
 	f.Fuzz(func(t *testing.T, mode, sims, leaves, flags uint8, seed uint64, moves []byte) {
 		st := tictactoe.New().NewInitialState()
 		for _, m := range moves {
@@ -832,6 +847,7 @@ func FuzzSearch(f *testing.F) {
 			cfg.Gumbel.MaxConsideredActions = 2
 		}
 		cfg.CPUCTBase = float64(flags>>6) * 10
+		cfg.Solver = mode&8 != 0
 		var eval Evaluator = UniformEvaluator{}
 		if mode&4 != 0 {
 			eval = &RolloutEvaluator{Rollouts: 1, Seed: seed}
@@ -846,14 +862,23 @@ func FuzzSearch(f *testing.F) {
 			if !res.Full {
 				want = cfg.PlayoutCap.CheapSimulations
 			}
-			if res.Simulations != want {
+			if res.Simulations != want && !(res.Proven && res.Simulations < want) {
 				t.Fatalf("ran %d simulations, want %d", res.Simulations, want)
+			}
+			if res.Proven && !cfg.Solver {
+				t.Fatal("root proven without the solver")
+			}
+			if res.Proven {
+				if v, _ := valueAfter(st, res.Action); float64(res.ProvenValue) != v && res.ProvenValue >= 0 {
+					t.Fatalf("root proven worth %v, played a move worth %v", res.ProvenValue, v)
+				}
+				checkProofs(t, s)
 			}
 			total := 0
 			for _, v := range res.Visits {
 				total += v
 			}
-			if total != res.ReusedVisits+res.Simulations {
+			if !cfg.Solver && total != res.ReusedVisits+res.Simulations {
 				t.Fatalf("root children have %d visits, want %d reused + %d", total, res.ReusedVisits, res.Simulations)
 			}
 			if res.Value < -1 || res.Value > 1 {

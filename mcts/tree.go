@@ -39,6 +39,15 @@ type node struct {
 	vl     int32 // simulations in flight through this node (virtual loss)
 	player int8  // player to move once expanded
 	status uint8
+	// proven marks a node whose game-theoretic value is known (Config.Solver):
+	// every terminal node, and an expanded node proven by its children.
+	proven bool
+	// proof is the proven value from player 0's point of view.
+	proof float32
+	// depth is the number of moves to the game's end under the proof:
+	// the fastest proven win for the winner, the longest resistance for
+	// the loser.
+	depth uint16
 }
 
 // tree is the arena. The root, when present, is nodes[0].

@@ -288,6 +288,9 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:path=" + ckpt + ",time=soon", wantErr: "time=soon"},
 		{spec: "net:path=" + ckpt + ",mode=alphazero", wantErr: "mode=alphazero"},
 		{spec: "net:path=" + ckpt + ",reuse=2", wantErr: "reuse=2"},
+		{spec: "net:path=" + ckpt + ",sims=64,solver=1", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, Solver: true},
+			wantName: "step3-sims64-solver"},
+		{spec: "net:path=" + ckpt + ",solver=yes", wantErr: "solver=yes"},
 		{spec: "net:path=" + ckpt + ",depth=3", wantErr: `no key "depth"`},
 		{spec: "net:path=" + filepath.Join(dir, "nope"), wantErr: "no such file"},
 	}

@@ -97,7 +97,7 @@ func (p *Pool) Close() error {
 
 // Kind is the "net" agent spec kind, loading networks through p:
 //
-//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,material=W][,mscale=S][,mterm=material|shrink|eval][,backend=go|libtorch]
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,solver=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval][,backend=go|libtorch]
 //
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
@@ -113,6 +113,7 @@ func (p *Pool) Kind() spec.Kind {
 			"mode":     "search: puct or gumbel (default: the agent's, else puct)",
 			"reuse":    "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
 			"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
+			"solver":   "1 runs MCTS-Solver: every move of an expanded position is tried for a game end, proven wins and losses propagate, a proven win is always played and a proven loss never while another move remains (default: the agent's, else 0)",
 			"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
 			"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
 			"mterm": fmt.Sprintf("what the material term blends in: %s (the material balance), %s (the balance with pieces the next shrink eliminates discounted as it nears) or %s (the alpha-beta player's evaluation) (default: the agent's, else %s)",
@@ -145,7 +146,7 @@ func (p *Pool) Kind() spec.Kind {
 }
 
 // ApplyParams overrides base with a spec's sims, time, leaves, cpuct,
-// mode, reuse and nodes parameters and validates the result.
+// mode, reuse, nodes, solver and material parameters and validates the result.
 func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	s := base
 	var err error
@@ -188,6 +189,14 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	if s.MaxNodes, err = p.Int("nodes", s.MaxNodes, 0, math.MaxInt32); err != nil {
 		return Settings{}, err
 	}
+	solver := 0
+	if s.Solver {
+		solver = 1
+	}
+	if solver, err = p.Int("solver", solver, 0, 1); err != nil {
+		return Settings{}, err
+	}
+	s.Solver = solver == 1
 	if s.MaterialWeight, err = p.Float("material", s.MaterialWeight, 0, 0.999); err != nil {
 		return Settings{}, err
 	}

@@ -47,6 +47,11 @@ type Settings struct {
 	// many nodes (mcts.Config.MaxNodes): it bounds the agent's memory,
 	// about 100 bytes per node in all. 0 means no limit.
 	MaxNodes int `json:"max_nodes,omitempty"`
+	// Solver runs MCTS-Solver (mcts.Config.Solver): game-ending moves are
+	// found one move ahead of every expanded position, proven results
+	// propagate, and the agent plays a proven win when it has one and
+	// never a proven loss while another move remains.
+	Solver bool `json:"solver,omitempty"`
 	// MaterialWeight, when positive, blends the game's material balance
 	// into the search's leaf values (agent.MaterialUtility): 0 is the
 	// network's value alone.
@@ -128,6 +133,7 @@ func (s Settings) SearchConfig() mcts.Config {
 	c.CPUCT = s.CPUCT
 	c.ReuseTree = s.ReuseTree
 	c.MaxNodes = s.MaxNodes
+	c.Solver = s.Solver
 	return c
 }
 
@@ -152,6 +158,9 @@ func (s Settings) Label() string {
 	}
 	if s.Mode == mcts.ModeGumbel {
 		parts = append(parts, "gumbel")
+	}
+	if s.Solver {
+		parts = append(parts, "solver")
 	}
 	if s.MaterialWeight > 0 {
 		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))

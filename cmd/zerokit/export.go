@@ -54,6 +54,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	leaves := fs.Int("leaves", def.LeavesInFlight, "leaves each search evaluates together in one network batch")
 	cpuct := fs.Float64("cpuct", def.CPUCT, "PUCT exploration constant")
 	reuse := fs.Bool("reuse", def.ReuseTree, "keep the search tree between moves")
+	solver := fs.Bool("solver", def.Solver, "run MCTS-Solver: find game-ending moves one move ahead, play proven wins, avoid proven losses")
 	maxNodes := fs.Int("max-nodes", defaultExportMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
 	material := fs.Float64("material", 0, "weight in [0, 1) of the material balance blended into the search's leaf values (0: the network's value alone)")
 	materialTerm := fs.String("material-term", "", "what -material blends in: material (the material balance, the default), shrink (the balance with pieces the next shrink eliminates discounted as it nears) or eval (the alpha-beta player's evaluation)")
@@ -91,7 +92,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Name:       *name,
 		Search: neural.Settings{
 			Simulations: *sims, MoveTime: neural.Duration(*moveTime), Mode: mcts.Mode(*mode),
-			LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes,
+			LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver,
 			MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm,
 		},
 		Binary:    bin,

@@ -31,23 +31,28 @@ func midgame(b *testing.B, g env.Game, plies int) env.State {
 
 // benchSearch reports simulations per second of 800-simulation searches
 // with the uniform evaluator, i.e. the search's own overhead per simulation
-// (selection, one Clone + ApplyAction + LegalActions, expansion, backup).
+// (selection, one Clone + ApplyAction + LegalActions, expansion, backup);
+// "solver" adds MCTS-Solver's lookahead (a Clone + ApplyAction per legal
+// move of each expanded node).
 func benchSearch(b *testing.B, g env.Game, plies int) {
 	root := midgame(b, g, plies)
 	for _, tc := range []struct {
 		name   string
 		mode   mcts.Mode
 		leaves int
+		solver bool
 	}{
-		{"puct", mcts.ModePUCT, 1},
-		{"puct-leaves8", mcts.ModePUCT, 8},
-		{"gumbel", mcts.ModeGumbel, 1},
+		{"puct", mcts.ModePUCT, 1, false},
+		{"puct-leaves8", mcts.ModePUCT, 8, false},
+		{"gumbel", mcts.ModeGumbel, 1, false},
+		{"puct-solver", mcts.ModePUCT, 1, true},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			cfg := mcts.DefaultConfig()
 			cfg.Mode = tc.mode
 			cfg.Simulations = 800
 			cfg.LeavesInFlight = tc.leaves
+			cfg.Solver = tc.solver
 			cfg.ReuseTree = false
 			s, err := mcts.NewSearch(cfg, mcts.UniformEvaluator{}, 1)
 			if err != nil {
