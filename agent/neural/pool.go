@@ -178,25 +178,15 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 			return Settings{}, fmt.Errorf("agent %s: mode=%s: want puct or gumbel", p.Kind(), m)
 		}
 	}
-	reuse := 0
-	if s.ReuseTree {
-		reuse = 1
-	}
-	if reuse, err = p.Int("reuse", reuse, 0, 1); err != nil {
+	if s.ReuseTree, err = p.Bool("reuse", s.ReuseTree); err != nil {
 		return Settings{}, err
 	}
-	s.ReuseTree = reuse == 1
 	if s.MaxNodes, err = p.Int("nodes", s.MaxNodes, 0, math.MaxInt32); err != nil {
 		return Settings{}, err
 	}
-	solver := 0
-	if s.Solver {
-		solver = 1
-	}
-	if solver, err = p.Int("solver", solver, 0, 1); err != nil {
+	if s.Solver, err = p.Bool("solver", s.Solver); err != nil {
 		return Settings{}, err
 	}
-	s.Solver = solver == 1
 	if s.MaterialWeight, err = p.Float("material", s.MaterialWeight, 0, 0.999); err != nil {
 		return Settings{}, err
 	}

@@ -167,6 +167,21 @@ func (p Params) Int(key string, def, lo, hi int) (int, error) {
 	return n, nil
 }
 
+// Bool returns key's value as a switch, written 1 (on) or 0 (off), or def.
+func (p Params) Bool(key string, def bool) (bool, error) {
+	v, ok := p.spec.Lookup(key)
+	if !ok {
+		return def, nil
+	}
+	switch v {
+	case "1":
+		return true, nil
+	case "0":
+		return false, nil
+	}
+	return false, p.bad(key, v, "1 (on) or 0 (off)", nil)
+}
+
 // Float returns key's value as a finite number in [lo, hi], or def.
 func (p Params) Float(key string, def, lo, hi float64) (float64, error) {
 	v, ok := p.spec.Lookup(key)

@@ -56,7 +56,7 @@ func testRegistry(t *testing.T, got *[]any) *Registry {
 	r := &Registry{}
 	err := r.Register("probe", Kind{
 		Summary: "test kind",
-		Keys:    map[string]string{"n": "an int", "d": "a duration", "f": "a float", "s": "a string"},
+		Keys:    map[string]string{"n": "an int", "d": "a duration", "f": "a float", "s": "a string", "b": "a switch"},
 		New: func(_ env.Game, p Params) (agent.Factory, error) {
 			n, err := p.Int("n", 5, 1, 10)
 			if err != nil {
@@ -70,7 +70,11 @@ func testRegistry(t *testing.T, got *[]any) *Registry {
 			if err != nil {
 				return nil, err
 			}
-			*got = []any{n, d, f, p.String("s", "def"), p.Has("s")}
+			b, err := p.Bool("b", true)
+			if err != nil {
+				return nil, err
+			}
+			*got = []any{n, d, f, p.String("s", "def"), p.Has("s"), b}
 			return agent.RandomFactory(), nil
 		},
 	})
@@ -88,10 +92,12 @@ func TestBuild(t *testing.T) {
 		wantSeed uint64
 		wantErr  string
 	}{
-		{"probe", []any{5, time.Second, 0.5, "def", false}, DefaultSeed, ""},
-		{"probe:n=10,d=250ms,f=1,s=x,seed=42", []any{10, 250 * time.Millisecond, 1.0, "x", true}, 42, ""},
+		{"probe", []any{5, time.Second, 0.5, "def", false, true}, DefaultSeed, ""},
+		{"probe:n=10,d=250ms,f=1,s=x,b=0,seed=42", []any{10, 250 * time.Millisecond, 1.0, "x", true, false}, 42, ""},
+		{"probe:b=1", []any{5, time.Second, 0.5, "def", false, true}, DefaultSeed, ""},
+		{"probe:b=yes", nil, 0, "b=yes: want 1 (on) or 0 (off)"},
 		{"nope", nil, 0, "unknown kind \"nope\" (known: probe)"},
-		{"probe:m=1", nil, 0, "kind probe has no key \"m\" (known: d, f, n, s, seed)"},
+		{"probe:m=1", nil, 0, "kind probe has no key \"m\" (known: b, d, f, n, s, seed)"},
 		{"probe:n=11", nil, 0, "n=11: want an integer in [1, 10]"},
 		{"probe:n=x", nil, 0, "n=x: want an integer"},
 		{"probe:d=5", nil, 0, "d=5: want a duration"},
