@@ -69,7 +69,12 @@ func (g *Game) ObservationShape() env.Shape {
 }
 
 // EncodingVersion is 2 (version 1 lacked the threat and shrink-square
-// planes).
+// planes). Since 2026-11-22 the threat planes of a turn that the shrink
+// follows also count the pieces the shrink then eliminates (see
+// State.ThreatenedBy); they were blind to them before. The planes keep
+// their meaning (the pieces an action eliminates), so networks trained
+// earlier read them unchanged; only the two turns before the shrinks
+// differ.
 func (g *Game) EncodingVersion() int { return 2 }
 
 // MaxGameLength is 24 + TurnLimit, or 0 (unbounded) without a limit.

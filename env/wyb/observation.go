@@ -119,7 +119,10 @@ func (s *State) Observation(dst []float32) {
 // p's zone while p still has pieces to place, or else a step or a jump (in
 // the placing phase, a player with nothing left to place threatens
 // nothing). It is exact: it applies the elimination rule to every such
-// action.
+// action. When the shrink follows the action (TurnsToShrink is 1), it
+// counts what the shrink then eliminates too, such as a piece caught
+// between a new corner and a piece of p, but not the pieces on the squares
+// the shrink takes away (NextShrinkSquares), which go whatever p does.
 func (s *State) ThreatenedBy(p int) uint64 {
 	p &= 1
 	if s.phase == Placing {
@@ -127,6 +130,9 @@ func (s *State) ThreatenedBy(p int) uint64 {
 			return 0
 		}
 		return s.b.threats(p, true)
+	}
+	if t := s.TurnsToShrink(); t == 1 {
+		return s.b.shrinkThreats(p)
 	}
 	return s.b.threats(p, false)
 }

@@ -323,6 +323,38 @@ func (b *board) threats(p int, placing bool) uint64 {
 	return out
 }
 
+// shrinkThreats is threats(p, false) on a board whose next action the
+// shrink follows (rule 7): besides what p's step or jump eliminates on
+// arrival, the pieces of q = 1-p that the shrink after it eliminates, by a
+// new corner and a piece of p on either side, for instance. The pieces on
+// the squares the shrink takes away (nextShrink) go whatever p does and are
+// left out, unless p's move itself eliminates them. A player without a
+// step or jump passes; the shrink alone may still eliminate.
+func (b *board) shrinkThreats(p int) uint64 {
+	q := 1 - p
+	doomed := b.nextShrink()
+	var ms moveSet
+	b.moves(p, &ms)
+	var out uint64
+	if ms.any() == 0 {
+		c := *b
+		c.shrink()
+		return b.pieces[q] &^ c.pieces[q] &^ doomed
+	}
+	for dir := range 4 {
+		for m := ms.has[dir]; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			kind := bitAt(ms.jump[dir], sq)
+			c := *b
+			c.move(p, sq, dir*2+kind)
+			arrival := b.pieces[q] &^ c.pieces[q]
+			c.shrink()
+			out |= arrival | (b.pieces[q] &^ c.pieces[q] &^ doomed)
+		}
+	}
+	return out
+}
+
 // placeable is the set of squares where player p may place (rule 3).
 func (b *board) placeable(p int) uint64 { return zone(p) & b.empty() }
 

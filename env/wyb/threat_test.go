@@ -27,19 +27,37 @@ func bruteThreats(t *testing.T, s *State) uint64 {
 // TestThreatenedByMatchesActions compares ThreatenedBy with the pieces the
 // mover's legal actions really eliminate, over seeded random games, for the
 // mover and (in the moving phase, by handing the move over) for the other
-// player. Turns followed by a shrink are skipped: the shrink eliminates
-// pieces too.
+// player. On a turn the shrink follows, the mover's threats must be what
+// its actions and the shrink eliminate, leaving out the pieces on the
+// squares the shrink takes away unless an action itself eliminates them.
 func TestThreatenedByMatchesActions(t *testing.T) {
 	games := 120
 	if testing.Short() {
 		games = 30
 	}
-	checked, nonEmpty := 0, 0
+	checked, nonEmpty, atShrink, byShrink := 0, 0, 0, 0
 	for g := range games {
 		rng := rand.New(rand.NewPCG(uint64(g), 7))
 		s := New(Options{TurnLimit: DefaultTurnLimit}).NewState()
 		for !s.IsTerminal() {
-			if s.TurnsToShrink() != 1 {
+			if s.TurnsToShrink() == 1 {
+				p := s.CurrentPlayer()
+				doomed := s.NextShrinkSquares()
+				got := s.ThreatenedBy(p)
+				if want := bruteThreats(t, s) &^ doomed; got&^doomed != want {
+					t.Fatalf("game %d move %d, before a shrink: ThreatenedBy(mover) = %#x off the shrink's squares, actions and shrink eliminate %#x\n%s",
+						g, s.MoveNumber(), got&^doomed, want, s.RefereeString())
+				}
+				arrival := s.b.threats(p, false)
+				if got&doomed != arrival&doomed {
+					t.Fatalf("game %d move %d, before a shrink: ThreatenedBy(mover) = %#x on the shrink's squares, arrivals eliminate %#x\n%s",
+						g, s.MoveNumber(), got&doomed, arrival&doomed, s.RefereeString())
+				}
+				atShrink++
+				if got != arrival {
+					byShrink++
+				}
+			} else {
 				p := s.CurrentPlayer()
 				want := bruteThreats(t, s)
 				if got := s.ThreatenedBy(p); got != want {
@@ -69,7 +87,10 @@ func TestThreatenedByMatchesActions(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d positions, %d with a threat", checked, nonEmpty)
+	t.Logf("%d positions, %d with a threat; %d before a shrink, %d with a threat by the shrink", checked, nonEmpty, atShrink, byShrink)
+	if atShrink == 0 || byShrink == 0 {
+		t.Fatalf("%d positions before a shrink, %d with a threat by the shrink: the test sees too few", atShrink, byShrink)
+	}
 	if nonEmpty < checked/20 {
 		t.Fatalf("only %d of %d positions had a threat: the test sees too few", nonEmpty, checked)
 	}
@@ -101,6 +122,19 @@ func TestThreatenedBy(t *testing.T) {
 			Placing, 2, WhitePlayer, nil},
 		{"black placement inside its zone", diag("X------X", emptyRow, emptyRow, emptyRow, emptyRow, "-O@-----", emptyRow, "X------X"),
 			Placing, 3, BlackPlayer, []int{1 + 8*5}},
+		// Moving turn 191, Black to move, the second shrink next: Black
+		// steps (5,5) -> (4,5), and the new corner at (2,5) closes on
+		// White's (3,5). (The position of a lost match game.)
+		{"a new corner as a stabber", diag("........", ".X----X.", ".------.", ".---O--.", ".--@---.", ".--O-@-.", ".X----X.", "........"),
+			Moving, 191, BlackPlayer, []int{3 + 8*5}},
+		// The same without the shrink (turn 189): no threat.
+		{"no shrink, no new corner", diag("........", ".X----X.", ".------.", ".---O--.", ".--@---.", ".--O-@-.", ".X----X.", "........"),
+			Moving, 189, BlackPlayer, nil},
+		// Turn 191, Black's (5,5) stands on a square the shrink turns into
+		// a corner: it goes whatever White does, and is no threat of
+		// White's; (3,4) is, by the step (4,3) -> (3,3).
+		{"doomed pieces are not threats", diag("........", ".X----X.", ".------.", ".---O--.", ".--@---.", ".--O-@-.", ".X----X.", "........"),
+			Moving, 191, WhitePlayer, []int{3 + 8*4}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
