@@ -182,6 +182,8 @@ func TestResumeConfig(t *testing.T) {
 			wantKeys: []string{`selfplay.sparring_agent: \"\" -> alphabeta:depth=3`, "selfplay.sparring_fraction: 0 -> 0.25"}},
 		{name: "value target", change: func(c *Config) { c.Buffer.RootValueWeight = 0.2 },
 			wantKeys: []string{"buffer.root_value_weight: 0.5 -> 0.2"}},
+		{name: "solver", change: func(c *Config) { c.Search.Solver = true },
+			wantKeys: []string{"search.solver: false -> true"}},
 		{name: "buffer window", change: func(c *Config) { c.Buffer.Window.MaxPositions++ }, wantErr: "max_positions"},
 		{name: "model", change: func(c *Config) { c.Model.Blocks++ }, wantErr: "blocks"},
 		{name: "optimizer kind", change: func(c *Config) { c.Optimizer.Optimizer = "sgd" }, wantErr: "optimizer: sgd"},
