@@ -113,6 +113,9 @@ func playRandom(t *testing.T, seed uint64, turnLimit int, maxSteps int, exhausti
 	var legal []int
 	for step := 0; step < maxSteps; step++ {
 		checkInvariants(t, s)
+		if !s.IsTerminal() {
+			checkMoverThreats(t, s)
+		}
 		if got, want := s.RefereeString(), ref.String(); got != want {
 			t.Fatalf("seed %d step %d: engine\n%s\nreference\n%s", seed, step, got, want)
 		}

@@ -347,9 +347,12 @@ func (b *board) shrinkThreats(p int) uint64 {
 			kind := bitAt(ms.jump[dir], sq)
 			c := *b
 			c.move(p, sq, dir*2+kind)
-			arrival := b.pieces[q] &^ c.pieces[q]
+			out |= b.pieces[q] &^ c.pieces[q]
+			if endCheck(&c) != Ongoing {
+				continue // the game ends before the shrink (rule 6)
+			}
 			c.shrink()
-			out |= arrival | (b.pieces[q] &^ c.pieces[q] &^ doomed)
+			out |= b.pieces[q] &^ c.pieces[q] &^ doomed
 		}
 	}
 	return out

@@ -24,6 +24,36 @@ func bruteThreats(t *testing.T, s *State) uint64 {
 	return out
 }
 
+// checkMoverThreats fails t unless ThreatenedBy(mover) is what the
+// mover's legal actions eliminate, found by playing each one. On a turn the
+// shrink follows, the pieces on the squares the shrink takes away count
+// only when an action eliminates them on arrival. It reports whether the
+// shrink follows, whether there is a threat, and whether the shrink added
+// one.
+func checkMoverThreats(t *testing.T, s *State) (shrinkNext, threat, byShrink bool) {
+	t.Helper()
+	p := s.CurrentPlayer()
+	got := s.ThreatenedBy(p)
+	want := bruteThreats(t, s)
+	if s.TurnsToShrink() != 1 {
+		if got != want {
+			t.Fatalf("move %d: ThreatenedBy(mover) = %#x, actions eliminate %#x\n%s", s.MoveNumber(), got, want, s.RefereeString())
+		}
+		return false, got != 0, false
+	}
+	doomed := s.NextShrinkSquares()
+	if got&^doomed != want&^doomed {
+		t.Fatalf("move %d, before a shrink: ThreatenedBy(mover) = %#x off the shrink's squares, actions and shrink eliminate %#x\n%s",
+			s.MoveNumber(), got&^doomed, want&^doomed, s.RefereeString())
+	}
+	arrival := s.b.threats(p, false)
+	if got&doomed != arrival&doomed {
+		t.Fatalf("move %d, before a shrink: ThreatenedBy(mover) = %#x on the shrink's squares, arrivals eliminate %#x\n%s",
+			s.MoveNumber(), got&doomed, arrival&doomed, s.RefereeString())
+	}
+	return true, got != 0, got != arrival
+}
+
 // TestThreatenedByMatchesActions compares ThreatenedBy with the pieces the
 // mover's legal actions really eliminate, over seeded random games, for the
 // mover and (in the moving phase, by handing the move over) for the other
@@ -40,31 +70,16 @@ func TestThreatenedByMatchesActions(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(g), 7))
 		s := New(Options{TurnLimit: DefaultTurnLimit}).NewState()
 		for !s.IsTerminal() {
-			if s.TurnsToShrink() == 1 {
-				p := s.CurrentPlayer()
-				doomed := s.NextShrinkSquares()
-				got := s.ThreatenedBy(p)
-				if want := bruteThreats(t, s) &^ doomed; got&^doomed != want {
-					t.Fatalf("game %d move %d, before a shrink: ThreatenedBy(mover) = %#x off the shrink's squares, actions and shrink eliminate %#x\n%s",
-						g, s.MoveNumber(), got&^doomed, want, s.RefereeString())
-				}
-				arrival := s.b.threats(p, false)
-				if got&doomed != arrival&doomed {
-					t.Fatalf("game %d move %d, before a shrink: ThreatenedBy(mover) = %#x on the shrink's squares, arrivals eliminate %#x\n%s",
-						g, s.MoveNumber(), got&doomed, arrival&doomed, s.RefereeString())
-				}
+			p := s.CurrentPlayer()
+			shrinkNext, threat, byShrink1 := checkMoverThreats(t, s)
+			if shrinkNext {
 				atShrink++
-				if got != arrival {
+				if byShrink1 {
 					byShrink++
 				}
 			} else {
-				p := s.CurrentPlayer()
-				want := bruteThreats(t, s)
-				if got := s.ThreatenedBy(p); got != want {
-					t.Fatalf("game %d move %d: ThreatenedBy(mover) = %#x, actions eliminate %#x\n%s", g, s.MoveNumber(), got, want, s.RefereeString())
-				}
 				checked++
-				if want != 0 {
+				if threat {
 					nonEmpty++
 				}
 				if s.Phase() == Moving && s.TurnsToShrink() != 2 {
