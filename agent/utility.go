@@ -56,6 +56,11 @@ const (
 // weight but no scale: a lead of two pieces is worth tanh(1) of the term.
 const DefaultMaterialScale = 2
 
+// TermHelp describes the MaterialUtility terms for flag and spec help.
+const TermHelp = TermMaterial + " (the material balance), " + TermShrink +
+	" (the balance with pieces the next shrink eliminates discounted as it nears) or " +
+	TermEvaluation + " (the alpha-beta player's evaluation)"
+
 // ValidTerm reports whether term names a MaterialUtility term ("" is
 // TermMaterial).
 func ValidTerm(term string) bool {

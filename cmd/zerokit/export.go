@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
 	"github.com/zerokit/zerokit/mcts"
@@ -57,7 +58,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	solver := fs.Bool("solver", def.Solver, "run MCTS-Solver: find game-ending moves one move ahead, play proven wins, avoid proven losses")
 	maxNodes := fs.Int("max-nodes", defaultExportMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
 	material := fs.Float64("material", 0, "weight in [0, 1) of the material balance blended into the search's leaf values (0: the network's value alone)")
-	materialTerm := fs.String("material-term", "", "what -material blends in: material (the material balance, the default), shrink (the balance with pieces the next shrink eliminates discounted as it nears) or eval (the alpha-beta player's evaluation)")
+	materialTerm := fs.String("material-term", "", "what -material blends in: "+agent.TermHelp+" (default "+agent.TermMaterial+")")
 	materialScale := fs.Float64("material-scale", 0, "material lead worth tanh(1) of the material term (0: the default, 2)")
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
 	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
