@@ -460,10 +460,8 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 			}
 			nd.state = st
 			if st.IsTerminal() {
-				nd.status = stTerminal
-				nd.value = st.Returns()[0]
+				nd.setTerminal(st, s.cfg.Solver)
 				if s.cfg.Solver {
-					nd.proven, nd.proof = true, nd.value
 					s.prove(nd.parent)
 				}
 				return idx, rootChild, false, nil
@@ -675,9 +673,7 @@ func (s *Search) lookAhead(n int32) error {
 			continue
 		}
 		ch.state = st
-		ch.status = stTerminal
-		ch.value = st.Returns()[0]
-		ch.proven, ch.proof = true, ch.value
+		ch.setTerminal(st, true)
 		found = true
 	}
 	if found {

@@ -50,6 +50,16 @@ type node struct {
 	depth uint16
 }
 
+// setTerminal marks n, whose position st is over, terminal with player
+// 0's return as its value; with solver (Config.Solver) it is also proven.
+func (n *node) setTerminal(st env.State, solver bool) {
+	n.status = stTerminal
+	n.value = st.Returns()[0]
+	if solver {
+		n.proven, n.proof = true, n.value
+	}
+}
+
 // tree is the arena. The root, when present, is nodes[0].
 type tree struct {
 	nodes []node

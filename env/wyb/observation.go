@@ -131,7 +131,7 @@ func (s *State) ThreatenedBy(p int) uint64 {
 		}
 		return s.b.threats(p, true)
 	}
-	if t := s.TurnsToShrink(); t == 1 {
+	if s.TurnsToShrink() == 1 {
 		return s.b.shrinkThreats(p)
 	}
 	return s.b.threats(p, false)
