@@ -193,7 +193,7 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 		net = view
 	}
 	if info.Name == "" {
-		info.Name = fmt.Sprintf("step%d", h.Step)
+		info.Name = h.Label()
 	}
 	info.Game, info.EncodingVersion, info.Step, info.Seed = h.Game, h.EncodingVersion, h.Step, h.Seed
 	info.Shape, info.Config, info.Parameters = net.Shape(), net.Config(), net.NumParams()

@@ -34,6 +34,7 @@ func commands() map[string]command {
 		"plot":     {"draw PNG plots of a training run's metrics", runPlot},
 		"train":    {"train a network by self-play from a configuration file; resumable (see configs/)", runTrain},
 		"selfplay": {"generate self-play games with a fixed network checkpoint into a games directory", runSelfplay},
+		"average":  {"write the mean of several checkpoints' weights (stochastic weight averaging)", runAverage},
 		"bench":    {"measure self-play (batched vs unbatched) and training throughput", runBench},
 	}
 }

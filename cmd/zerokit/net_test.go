@@ -226,3 +226,38 @@ func TestExportedAgentWithReferee(t *testing.T) {
 		}
 	}
 }
+
+func TestAverageCommand(t *testing.T) {
+	dir := t.TempDir()
+	a, b, w := filepath.Join(dir, "a.ckpt"), filepath.Join(dir, "b.ckpt"), filepath.Join(dir, "w.ckpt")
+	writeTinyCheckpoint(t, a, tictactoe.New(), 5)
+	writeTinyCheckpoint(t, b, tictactoe.New(), 9)
+	writeTinyCheckpoint(t, w, trainingWYB, 9)
+	out := filepath.Join(dir, "avg.ckpt")
+	stdout, _, err := runCmd(t, runAverage, "-out", out, a, b)
+	if err != nil || !strings.Contains(stdout, "mean of 2 checkpoints (steps [5 9])") {
+		t.Fatalf("average: %v, output %q", err, stdout)
+	}
+	// The average plays like any checkpoint.
+	stdout, stderr, err := runCmd(t, runEval, "-game", "tictactoe", "-a", "net:path="+out+",sims=8", "-b", "random",
+		"-games", "2", "-q")
+	if err != nil || !strings.Contains(stdout, "step9-avg2-sims8 vs random") {
+		t.Fatalf("eval of the average: %v\n%s%s", err, stdout, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-out", out, a, b}, "exists (use -force"},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt"), a, w}, `checkpoint 0 (step 5) does not match checkpoint 1 (step 9): its game is "tictactoe", not "wyb"`},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt"), a, filepath.Join(dir, "nope.ckpt")}, "nope.ckpt"},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt")}, "at least one checkpoint"},
+	} {
+		if _, _, err := runCmd(t, runAverage, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("average %q: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.ckpt")); !os.IsNotExist(err) {
+		t.Errorf("a failed average left a file: %v", err)
+	}
+}

@@ -93,6 +93,9 @@ type Header struct {
 	Tensors []TensorRecord `json:"tensors"`
 	// Optimizer is nil when the checkpoint has no optimizer state.
 	Optimizer *OptimizerRecord `json:"optimizer,omitempty"`
+	// AveragedSteps is set when the weights are an average of several
+	// checkpoints (see Average): their steps, in the order averaged.
+	AveragedSteps []int64 `json:"averaged_steps,omitempty"`
 }
 
 // Tensor is a named float32 tensor; Data holds the product of Shape's

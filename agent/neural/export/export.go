@@ -135,7 +135,7 @@ func export(opts Options) (neural.Manifest, error) {
 	}
 	name := opts.Name
 	if name == "" {
-		name = fmt.Sprintf("%s-step%d", h.Game, h.Step)
+		name = h.Game + "-" + h.Label()
 	}
 	m := neural.Manifest{
 		Format: neural.ManifestFormat, Version: neural.ManifestVersion,

@@ -1,0 +1,103 @@
+package ckpt
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/zerokit/zerokit/model/arch"
+)
+
+func TestAverage(t *testing.T) {
+	a := sample(tinyConfig, tinyShape, true)
+	b := sample(tinyConfig, tinyShape, false)
+	b.Header.Step, b.Header.Seed, b.RunConfig = 11, 3, []byte("b: 2\n")
+	for i := range b.Tensors {
+		for k := range b.Tensors[i].Data {
+			b.Tensors[i].Data[k] = 3*a.Tensors[i].Data[k] + 1
+		}
+	}
+	orig := slices.Clone(a.Tensors[0].Data)
+	avg, err := Average([]*Checkpoint{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Tensors[0].Data, orig) {
+		t.Fatal("Average modified its input")
+	}
+	for i, tn := range avg.Tensors {
+		if tn.Name != a.Tensors[i].Name || !slices.Equal(tn.Shape, a.Tensors[i].Shape) {
+			t.Fatalf("tensor %d is %s %v, want %s %v", i, tn.Name, tn.Shape, a.Tensors[i].Name, a.Tensors[i].Shape)
+		}
+		for k, v := range tn.Data {
+			want := 2*a.Tensors[i].Data[k] + 0.5
+			if d := v - want; d > 1e-5 || d < -1e-5 {
+				t.Fatalf("%s[%d] = %v, want %v", tn.Name, k, v, want)
+			}
+		}
+	}
+	h := avg.Header
+	if h.Step != 11 || h.Seed != 3 || h.Optimizer != nil || avg.Optimizer != nil || string(avg.RunConfig) != "b: 2\n" ||
+		!slices.Equal(h.AveragedSteps, []int64{7, 11}) {
+		t.Fatalf("header %+v, config %q: want the last checkpoint's, no optimizer, averaged steps [7 11]", h, avg.RunConfig)
+	}
+
+	if got := h.Label(); got != "step11-avg2" {
+		t.Errorf("label %q, want step11-avg2", got)
+	}
+	if got := a.Header.Label(); got != "step7" {
+		t.Errorf("label %q, want step7", got)
+	}
+
+	// The average is a checkpoint like any other, and keeps its steps.
+	path := filepath.Join(t.TempDir(), "avg.ckpt")
+	if err := WriteFile(path, avg); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalTensors(got.Tensors, avg.Tensors) || !slices.Equal(got.Header.AveragedSteps, []int64{7, 11}) {
+		t.Fatalf("round trip: averaged steps %v, tensors equal %v", got.Header.AveragedSteps, equalTensors(got.Tensors, avg.Tensors))
+	}
+
+	// One checkpoint averages to itself.
+	one, err := Average([]*Checkpoint{a})
+	if err != nil || !equalTensors(one.Tensors, a.Tensors) {
+		t.Fatalf("average of one checkpoint: err %v, tensors equal %v", err, err == nil && equalTensors(one.Tensors, a.Tensors))
+	}
+}
+
+func TestAverageErrors(t *testing.T) {
+	wider := tinyConfig
+	wider.Channels = 6
+	tests := []struct {
+		name   string
+		change func(c *Checkpoint)
+		want   string
+	}{
+		{"game", func(c *Checkpoint) { c.Header.Game = "other" }, `its game is "other", not "g"`},
+		{"encoding", func(c *Checkpoint) { c.Header.EncodingVersion = 1 }, "its encoding version is 1, not 2"},
+		{"shape", func(c *Checkpoint) {
+			*c = *sample(tinyConfig, arch.Shape{Planes: 3, Height: 3, Width: 3, Actions: 5}, false)
+		}, "its network shape is"},
+		{"architecture", func(c *Checkpoint) { *c = *sample(wider, tinyShape, false) }, "its network has"},
+		{"tensor count", func(c *Checkpoint) { c.Tensors = c.Tensors[1:] }, "tensors"},
+		{"tensor name", func(c *Checkpoint) { c.Tensors[2].Name = "x" }, "tensor 2 is x"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := sample(tinyConfig, tinyShape, false), sample(tinyConfig, tinyShape, false)
+			tc.change(a)
+			_, err := Average([]*Checkpoint{a, b})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "checkpoint 0") {
+				t.Fatalf("error %v, want one naming checkpoint 0 and %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := Average(nil); err == nil {
+		t.Fatal("no error averaging no checkpoints")
+	}
+}
