@@ -91,6 +91,17 @@ type State interface {
 	String() string
 }
 
+// ApproximateSymmetries is implemented by games whose board has
+// transformations that keep the rules in all but a few positions (Watch
+// Your Back!'s left-right mirror: see wyb.Game.Symmetries). Training must
+// not augment with them; a search may average a network's outputs over
+// them (mcts.SymmetryAverage), where an error is only a noisier estimate.
+type ApproximateSymmetries interface {
+	// ApproximateSymmetries lists the transformations, not including the
+	// identity or the exact ones of Game.Symmetries.
+	ApproximateSymmetries() []Symmetry
+}
+
 // Symmetry is a transformation of the board that maps observation cells and
 // actions to their images. Cells[i] is the image of cell i (row*Width+col)
 // and Actions[a] the image of action a.

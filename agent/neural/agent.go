@@ -26,7 +26,7 @@ func (n *Network) NewAgent(s Settings, seed uint64) (*Agent, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("agent %s: %w", n.info.Name, err)
 	}
-	eval, err := n.Evaluator(s.LeavesInFlight)
+	eval, err := n.Evaluator(s.LeavesInFlight, s.AverageSymmetries)
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func TestBackendsAgree(t *testing.T) {
 				var priors [2][]float32
 				var values [2]float32
 				for i, n := range nets {
-					ev, err := n.Evaluator(1)
+					ev, err := n.Evaluator(1, false)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -100,14 +101,14 @@ type Network struct {
 	opts Options
 
 	mu       sync.Mutex
-	batchers map[int]*mcts.Batcher // by leaves in flight
-	releases []func()              // free the batchers' workers
+	batchers map[batcherKey]*mcts.Batcher
+	releases []func() // free the batchers' workers
 	closed   bool
 }
 
 // newNetwork returns a Network serving net.
 func newNetwork(info Info, game env.Game, net backendNet, opts Options) *Network {
-	return &Network{info: info, game: game, net: net, opts: opts, batchers: map[int]*mcts.Batcher{}}
+	return &Network{info: info, game: game, net: net, opts: opts, batchers: map[batcherKey]*mcts.Batcher{}}
 }
 
 // Load loads the network at path for game. path is an exported agent
@@ -235,9 +236,29 @@ func (n *Network) Info() Info { return n.info }
 // Game is the game the network plays.
 func (n *Network) Game() env.Game { return n.game }
 
+// batcherKey identifies a batcher: agents with the same leaves in flight
+// and symmetry averaging share one.
+type batcherKey struct {
+	leaves     int
+	symmetries bool
+}
+
+// SearchSymmetries lists what Settings.AverageSymmetries averages over:
+// the game's exact symmetries (the identity first) and its approximate
+// ones (env.ApproximateSymmetries).
+func SearchSymmetries(game env.Game) []env.Symmetry {
+	syms := slices.Clone(game.Symmetries())
+	if a, ok := game.(env.ApproximateSymmetries); ok {
+		syms = append(syms, a.ApproximateSymmetries()...)
+	}
+	return syms
+}
+
 // Evaluator returns the batched evaluator for searches with leaves leaves
-// in flight (at least 1), starting its batcher on first use.
-func (n *Network) Evaluator(leaves int) (mcts.Evaluator, error) {
+// in flight (at least 1), averaging the network's outputs over
+// SearchSymmetries when symmetries is set (Settings.AverageSymmetries),
+// starting its batcher on first use.
+func (n *Network) Evaluator(leaves int, symmetries bool) (mcts.Evaluator, error) {
 	if leaves < 1 {
 		return nil, fmt.Errorf("network %s: %d leaves in flight, want at least 1", n.info.Name, leaves)
 	}
@@ -246,12 +267,22 @@ func (n *Network) Evaluator(leaves int) (mcts.Evaluator, error) {
 	if n.closed {
 		return nil, fmt.Errorf("network %s: %w", n.info.Name, mcts.ErrClosed)
 	}
-	if b, ok := n.batchers[leaves]; ok {
+	key := batcherKey{leaves, symmetries}
+	if b, ok := n.batchers[key]; ok {
 		return b, nil
 	}
 	nets, release, err := n.net.workers(n.opts.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("network %s: worker copies: %w", n.info.Name, err)
+	}
+	if symmetries {
+		syms := SearchSymmetries(n.game)
+		for i, net := range nets {
+			if nets[i], err = mcts.NewSymmetryAverage(net, n.game.ObservationShape(), n.game.NumActions(), syms); err != nil {
+				release()
+				return nil, fmt.Errorf("network %s: %w", n.info.Name, err)
+			}
+		}
 	}
 	b, err := mcts.NewBatcherWorkers(nets, n.game, mcts.BatcherConfig{MaxBatch: n.opts.Concurrency * leaves, MaxWait: n.opts.MaxWait})
 	if err != nil {
@@ -259,7 +290,7 @@ func (n *Network) Evaluator(leaves int) (mcts.Evaluator, error) {
 		return nil, fmt.Errorf("network %s: %w", n.info.Name, err)
 	}
 	n.releases = append(n.releases, release)
-	n.batchers[leaves] = b
+	n.batchers[key] = b
 	return b, nil
 }
 

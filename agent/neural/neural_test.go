@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model"
 	"github.com/zerokit/zerokit/train/rundir"
 )
@@ -291,6 +293,9 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:path=" + ckpt + ",sims=64,solver=1", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, Solver: true},
 			wantName: "step3-sims64-solver"},
 		{spec: "net:path=" + ckpt + ",solver=yes", wantErr: "solver=yes"},
+		{spec: "net:path=" + ckpt + ",sims=64,sym=1", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, AverageSymmetries: true},
+			wantName: "step3-sims64-sym"},
+		{spec: "net:path=" + ckpt + ",sym=2", wantErr: "sym=2"},
 		{spec: "net:path=" + ckpt + ",depth=3", wantErr: `no key "depth"`},
 		{spec: "net:path=" + filepath.Join(dir, "nope"), wantErr: "no such file"},
 	}
@@ -397,5 +402,80 @@ func TestWrap(t *testing.T) {
 	}
 	if _, err := Wrap(net, wyb.New(wyb.Options{}), "wrong", Options{}); err == nil || !strings.Contains(err.Error(), "does not fit game") {
 		t.Errorf("Wrap for another game: %v", err)
+	}
+}
+
+// TestEvaluatorSymmetries checks that a symmetry-averaging evaluator gives
+// the mean of the network's outputs on a position and on its mirror image.
+func TestEvaluatorSymmetries(t *testing.T) {
+	game := wyb.New(wyb.Options{})
+	if got := SearchSymmetries(game); len(got) != 2 || got[1].Name != wyb.MirrorSymmetry().Name {
+		t.Fatalf("WYB search symmetries: %d", len(got))
+	}
+	ckpt := filepath.Join(t.TempDir(), "net.ckpt")
+	writeCheckpoint(t, ckpt, game, tinyConfig, model.Metadata{Step: 3})
+	n, err := Load(ckpt, game, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	plain, err := n.Evaluator(1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym, err := n.Evaluator(1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nets, release, err := n.net.workers(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	raw := nets[0]
+
+	s := game.NewState()
+	for _, a := range []int{wyb.PlaceAction(1, 2), wyb.PlaceAction(5, 5), wyb.PlaceAction(0, 3)} {
+		s.ApplyAction(a)
+	}
+	shape, na := game.ObservationShape(), game.NumActions()
+	obs := make([]float32, 2*shape.Size())
+	s.Observation(obs[:shape.Size()])
+	mirror := wyb.MirrorSymmetry()
+	mirror.TransformObservation(shape, obs[:shape.Size()], obs[shape.Size():])
+	logits, values := make([]float32, 2*na), make([]float32, 2)
+	if err := raw.Forward(obs, 2, logits, values); err != nil {
+		t.Fatal(err)
+	}
+	legal := s.LegalActions(nil)
+	mean := make([]float32, na)
+	for a := range mean {
+		mean[a] = (logits[a] + logits[na+mirror.Actions[a]]) / 2
+	}
+	want := make([]float32, len(legal))
+	if err := mcts.MaskedSoftmax(mean, legal, want); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	pp, ps := make([]float32, len(legal)), make([]float32, len(legal))
+	vp, err := plain.Evaluate(ctx, s, legal, pp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sym.Evaluate(ctx, s, legal, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-5 }
+	if !near(vp, values[0]) || !near(vs, (values[0]+values[1])/2) {
+		t.Fatalf("values: plain %v sym %v, want %v and %v", vp, vs, values[0], (values[0]+values[1])/2)
+	}
+	if values[0] == values[1] {
+		t.Fatal("the test network values the position and its mirror alike: the test proves nothing")
+	}
+	for i := range legal {
+		if !near(ps[i], want[i]) {
+			t.Fatalf("prior of action %d: %v, want %v", legal[i], ps[i], want[i])
+		}
 	}
 }

@@ -65,6 +65,12 @@ type Settings struct {
 	// discounted; agent.TermEvaluation: the alpha-beta player's
 	// evaluation).
 	MaterialTerm string `json:"material_term,omitempty"`
+	// AverageSymmetries evaluates every position under each of the
+	// game's symmetries (SearchSymmetries: the exact ones and, for Watch
+	// Your Back!, the approximate left-right mirror) and averages the
+	// network's outputs (mcts.SymmetryAverage). It costs one network
+	// evaluation per symmetry.
+	AverageSymmetries bool `json:"average_symmetries,omitempty"`
 }
 
 // DefaultLeavesInFlight is the default Settings.LeavesInFlight. On a CPU a
@@ -161,6 +167,9 @@ func (s Settings) Label() string {
 	}
 	if s.Solver {
 		parts = append(parts, "solver")
+	}
+	if s.AverageSymmetries {
+		parts = append(parts, "sym")
 	}
 	if s.MaterialWeight > 0 {
 		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))

@@ -110,6 +110,12 @@ func (g *Game) Symmetries() []env.Symmetry {
 	return []env.Symmetry{env.Identity(NumSquares, NumActions)}
 }
 
+// ApproximateSymmetries implements env.ApproximateSymmetries: the mirror
+// (MirrorSymmetry), which search may use to average a network's outputs.
+func (g *Game) ApproximateSymmetries() []env.Symmetry {
+	return []env.Symmetry{MirrorSymmetry()}
+}
+
 // MirrorSymmetry is the horizontal mirror x -> 7-x (left and right moves
 // swap). It is NOT an exact symmetry of the rules (see Game.Symmetries):
 // it differs from the true game only at a shrink where the corner order
