@@ -80,6 +80,13 @@ type Config struct {
 	// as in AlphaZero: c(N) = CPUCT + log((1 + N + base) / base). 0 keeps
 	// it constant.
 	CPUCTBase float64 `yaml:"c_puct_base"`
+	// PolicyTemperature, when positive and not 1, flattens (above 1) or
+	// sharpens (below 1) the network's priors at every expanded node:
+	// P'(a) is proportional to P(a)^(1/T), as Leela Chess Zero's policy
+	// softmax temperature does. A flatter prior makes the search try the
+	// moves the network ranks low sooner. 0 and 1 leave the priors as
+	// they are.
+	PolicyTemperature float64 `yaml:"policy_temperature"`
 
 	// FPUMode is "reduction" or "absolute"; see FPUReduction and
 	// FPUAbsolute.
@@ -246,6 +253,9 @@ func (c Config) Validate() error {
 	}
 	if !finite(c.CPUCTBase) || c.CPUCTBase < 0 {
 		return bad("c_puct_base", c.CPUCTBase, "want a finite value >= 0 (0 disables)")
+	}
+	if !finite(c.PolicyTemperature) || c.PolicyTemperature < 0 || (c.PolicyTemperature > 0 && c.PolicyTemperature < 0.05) || c.PolicyTemperature > 20 {
+		return bad("policy_temperature", c.PolicyTemperature, "want 0 (none), or 0.05 to 20")
 	}
 	switch c.FPUMode {
 	case FPUReduction, FPUAbsolute:

@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,9 @@ func TestConfigValidate(t *testing.T) {
 		{"virtual_loss", func(c *Config) { c.VirtualLoss = -1 }},
 		{"c_puct", func(c *Config) { c.CPUCT = 0 }},
 		{"c_puct_base", func(c *Config) { c.CPUCTBase = -1 }},
+		{"policy_temperature", func(c *Config) { c.PolicyTemperature = -1 }},
+		{"policy_temperature", func(c *Config) { c.PolicyTemperature = 0.01 }},
+		{"policy_temperature", func(c *Config) { c.PolicyTemperature = math.Inf(1) }},
 		{"fpu_mode", func(c *Config) { c.FPUMode = "optimistic" }},
 		{"fpu_reduction", func(c *Config) { c.FPUReduction = -0.1 }},
 		{"root_fpu_reduction", func(c *Config) { c.RootFPUReduction = -0.1 }},

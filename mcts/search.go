@@ -93,7 +93,8 @@ type Result struct {
 	// Policy is the policy training target: the visit distribution in
 	// ModePUCT, softmax(logits + sigma(completed Q)) in ModeGumbel.
 	Policy []float32
-	// Priors are the evaluator's root priors, without noise.
+	// Priors are the evaluator's root priors (at Config.PolicyTemperature),
+	// without noise.
 	Priors []float32
 	// Q are the children's mean values from the root player's point of
 	// view (0 for unvisited children).
@@ -627,6 +628,20 @@ func (s *Search) expand(l *leafSlot) error {
 	}
 	if !(sum > 0) {
 		return fmt.Errorf("mcts: evaluator priors sum to %v", sum)
+	}
+	if t := s.cfg.PolicyTemperature; t > 0 && t != 1 {
+		// Normalise first, so that the powers of tiny priors stay
+		// representable.
+		e, norm := 1/t, 1/sum
+		sum = 0
+		for i, p := range l.priors[:len(l.legal)] {
+			q := float32(math.Pow(float64(p*norm), e))
+			l.priors[i] = q
+			sum += q
+		}
+		if !(sum > 0) || math.IsInf(float64(sum), 0) {
+			return fmt.Errorf("mcts: priors at policy temperature %v sum to %v", t, sum)
+		}
 	}
 	inv := 1 / sum
 	first := int32(len(s.t.nodes))

@@ -1128,3 +1128,41 @@ func TestMaxNodesBoundsTheTree(t *testing.T) {
 		t.Errorf("negative max_nodes: %v", err)
 	}
 }
+
+// rankEvaluator gives the i-th legal action a prior proportional to i+1.
+type rankEvaluator struct{}
+
+func (rankEvaluator) Evaluate(_ context.Context, _ env.State, legal []int, priors []float32) (float32, error) {
+	for i := range legal {
+		priors[i] = float32(i + 1)
+	}
+	return 0, nil
+}
+
+func TestPolicyTemperature(t *testing.T) {
+	for _, tc := range []struct {
+		temp float64
+		mode Mode
+	}{{0, ModePUCT}, {1, ModePUCT}, {2, ModePUCT}, {0.5, ModePUCT}, {2, ModeGumbel}} {
+		cfg := testConfig(tc.mode, 16)
+		cfg.PolicyTemperature = tc.temp
+		s, err := NewSearch(cfg, rankEvaluator{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := run(t, s, position(t, 4))
+		e := 1.0
+		if tc.temp > 0 {
+			e = 1 / tc.temp
+		}
+		var norm float64
+		for i := range res.Priors {
+			norm += math.Pow(float64(i+1), e)
+		}
+		for i, p := range res.Priors {
+			if want := math.Pow(float64(i+1), e) / norm; math.Abs(float64(p)-want) > 1e-6 {
+				t.Fatalf("temperature %v, %s: priors %v, want action %d at %v", tc.temp, tc.mode, res.Priors, i, want)
+			}
+		}
+	}
+}

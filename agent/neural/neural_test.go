@@ -296,6 +296,10 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:path=" + ckpt + ",sims=64,sym=1", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, AverageSymmetries: true},
 			wantName: "step3-sims64-sym"},
 		{spec: "net:path=" + ckpt + ",sym=2", wantErr: "sym=2"},
+		{spec: "net:path=" + ckpt + ",sims=64,ptemp=1.4", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, PolicyTemperature: 1.4},
+			wantName: "step3-sims64-ptemp1.4"},
+		{spec: "net:path=" + ckpt + ",ptemp=0.01", wantErr: "policy_temperature"},
+		{spec: "net:path=" + ckpt + ",ptemp=30", wantErr: "ptemp=30"},
 		{spec: "net:path=" + ckpt + ",depth=3", wantErr: `no key "depth"`},
 		{spec: "net:path=" + filepath.Join(dir, "nope"), wantErr: "no such file"},
 	}

@@ -71,6 +71,10 @@ type Settings struct {
 	// network's outputs (mcts.SymmetryAverage). It costs one network
 	// evaluation per symmetry.
 	AverageSymmetries bool `json:"average_symmetries,omitempty"`
+	// PolicyTemperature flattens (above 1) the network's priors in the
+	// search (mcts.Config.PolicyTemperature); 0 and 1 leave them as they
+	// are.
+	PolicyTemperature float64 `json:"policy_temperature,omitempty"`
 }
 
 // DefaultLeavesInFlight is the default Settings.LeavesInFlight. On a CPU a
@@ -112,6 +116,8 @@ func (s Settings) Validate() error {
 		return bad("leaves_in_flight", s.LeavesInFlight, fmt.Sprintf("want 1 to %d", MaxLeavesInFlight))
 	case math.IsNaN(s.CPUCT) || math.IsInf(s.CPUCT, 0) || s.CPUCT <= 0:
 		return bad("c_puct", s.CPUCT, "want a finite value > 0")
+	case math.IsNaN(s.PolicyTemperature) || s.PolicyTemperature < 0 || (s.PolicyTemperature > 0 && s.PolicyTemperature < 0.05) || s.PolicyTemperature > 20:
+		return bad("policy_temperature", s.PolicyTemperature, "want 0 (none), or 0.05 to 20")
 	case s.MaxNodes < 0:
 		return bad("max_nodes", s.MaxNodes, "want 0 (no limit) or more")
 	case math.IsNaN(s.MaterialWeight) || s.MaterialWeight < 0 || s.MaterialWeight >= 1:
@@ -140,6 +146,7 @@ func (s Settings) SearchConfig() mcts.Config {
 	c.ReuseTree = s.ReuseTree
 	c.MaxNodes = s.MaxNodes
 	c.Solver = s.Solver
+	c.PolicyTemperature = s.PolicyTemperature
 	return c
 }
 
@@ -170,6 +177,9 @@ func (s Settings) Label() string {
 	}
 	if s.AverageSymmetries {
 		parts = append(parts, "sym")
+	}
+	if t := s.PolicyTemperature; t > 0 && t != 1 {
+		parts = append(parts, fmt.Sprintf("ptemp%g", t))
 	}
 	if s.MaterialWeight > 0 {
 		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))

@@ -56,6 +56,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	cpuct := fs.Float64("cpuct", def.CPUCT, "PUCT exploration constant")
 	reuse := fs.Bool("reuse", def.ReuseTree, "keep the search tree between moves")
 	solver := fs.Bool("solver", def.Solver, "run MCTS-Solver: find game-ending moves one move ahead, play proven wins, avoid proven losses")
+	ptemp := fs.Float64("policy-temp", def.PolicyTemperature, "policy temperature T: the search uses the network's priors P^(1/T), renormalised (0 or 1: unchanged; above 1: flatter)")
 	sym := fs.Bool("sym", def.AverageSymmetries, "average the network's outputs over the board's symmetries (Watch Your Back!: the left-right mirror), one network call per symmetry")
 	maxNodes := fs.Int("max-nodes", defaultExportMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
 	material := fs.Float64("material", 0, "weight in [0, 1) of the material balance blended into the search's leaf values (0: the network's value alone)")
@@ -94,7 +95,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Name:       *name,
 		Search: neural.Settings{
 			Simulations: *sims, MoveTime: neural.Duration(*moveTime), Mode: mcts.Mode(*mode),
-			LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, AverageSymmetries: *sym,
+			LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, AverageSymmetries: *sym, PolicyTemperature: *ptemp,
 			MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm,
 		},
 		Binary:    bin,
