@@ -814,6 +814,7 @@ func FuzzSearch(f *testing.F) {
 	f.Add(uint8(3), uint8(7), uint8(8), uint8(7), uint64(3), []byte{0, 4, 1, 3})
 	f.Add(uint8(8), uint8(50), uint8(2), uint8(4), uint64(4), []byte{0, 4})
 	f.Add(uint8(9), uint8(30), uint8(1), uint8(0), uint64(5), []byte{4, 0, 8})
+	f.Add(uint8(16+32), uint8(20), uint8(2), uint8(4), uint64(6), []byte{4})
 	f.Fuzz(func(t *testing.T, mode, sims, leaves, flags uint8, seed uint64, moves []byte) {
 		st := tictactoe.New().NewInitialState()
 		for _, m := range moves {
@@ -851,6 +852,10 @@ func FuzzSearch(f *testing.F) {
 		var eval Evaluator = UniformEvaluator{}
 		if mode&4 != 0 {
 			eval = &RolloutEvaluator{Rollouts: 1, Seed: seed}
+		}
+		if mode&16 != 0 {
+			eval = rankEvaluator{}
+			cfg.PolicyTemperature = 0.5 + float64(mode>>5)
 		}
 		s, err := NewSearch(cfg, eval, seed)
 		if err != nil {
