@@ -93,7 +93,8 @@ type Info struct {
 
 // Network is a loaded network serving the agents of one game. It is safe
 // for concurrent use: agents playing in parallel share its batchers (one
-// per number of leaves in flight). Close it when done.
+// per number of leaves in flight and symmetry setting). Close it when
+// done.
 type Network struct {
 	info Info
 	game env.Game
