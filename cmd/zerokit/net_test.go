@@ -249,7 +249,7 @@ func TestAverageCommand(t *testing.T) {
 		want string
 	}{
 		{[]string{"-out", out, a, b}, "exists (use -force"},
-		{[]string{"-out", filepath.Join(dir, "x.ckpt"), a, w}, `checkpoint 0 (step 5) does not match checkpoint 1 (step 9): its game is "tictactoe", not "wyb"`},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt"), a, w}, `checkpoint 0 (step 5) does not match checkpoint 1 (step 9): game is "tictactoe", expected "wyb"`},
 		{[]string{"-out", filepath.Join(dir, "x.ckpt"), a, filepath.Join(dir, "nope.ckpt")}, "nope.ckpt"},
 		{[]string{"-out", filepath.Join(dir, "x.ckpt")}, "at least one checkpoint"},
 	} {

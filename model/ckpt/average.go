@@ -83,16 +83,5 @@ func (h *Header) Label() string {
 // sameNetwork reports the first difference of b from a that would make
 // averaging their tensors meaningless.
 func sameNetwork(a, b *Header) error {
-	switch {
-	case a.Game != b.Game:
-		return fmt.Errorf("its game is %q, not %q", b.Game, a.Game)
-	case a.EncodingVersion != b.EncodingVersion:
-		return fmt.Errorf("its encoding version is %d, not %d", b.EncodingVersion, a.EncodingVersion)
-	case a.Shape != b.Shape:
-		return fmt.Errorf("its network shape is %s, not %s", b.Shape, a.Shape)
-	}
-	if d := b.Network.SameArchitecture(a.Network); d != "" {
-		return fmt.Errorf("its network has %s", d)
-	}
-	return nil
+	return b.Check(Expect{Game: a.Game, EncodingVersion: a.EncodingVersion, Shape: a.Shape, Config: &a.Network})
 }

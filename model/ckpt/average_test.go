@@ -78,12 +78,12 @@ func TestAverageErrors(t *testing.T) {
 		change func(c *Checkpoint)
 		want   string
 	}{
-		{"game", func(c *Checkpoint) { c.Header.Game = "other" }, `its game is "other", not "g"`},
-		{"encoding", func(c *Checkpoint) { c.Header.EncodingVersion = 1 }, "its encoding version is 1, not 2"},
+		{"game", func(c *Checkpoint) { c.Header.Game = "other" }, `game is "other", expected "g"`},
+		{"encoding", func(c *Checkpoint) { c.Header.EncodingVersion = 1 }, "encoding version is 1, expected 2"},
 		{"shape", func(c *Checkpoint) {
 			*c = *sample(tinyConfig, arch.Shape{Planes: 3, Height: 3, Width: 3, Actions: 5}, false)
-		}, "its network shape is"},
-		{"architecture", func(c *Checkpoint) { *c = *sample(wider, tinyShape, false) }, "its network has"},
+		}, "network shape is"},
+		{"architecture", func(c *Checkpoint) { *c = *sample(wider, tinyShape, false) }, "network has"},
 		{"tensor count", func(c *Checkpoint) { c.Tensors = c.Tensors[1:] }, "tensors"},
 		{"tensor name", func(c *Checkpoint) { c.Tensors[2].Name = "x" }, "tensor 2 is x"},
 	}
