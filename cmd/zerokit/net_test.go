@@ -238,6 +238,13 @@ func TestAverageCommand(t *testing.T) {
 	if err != nil || !strings.Contains(stdout, "mean of 2 checkpoints (steps [5 9])") {
 		t.Fatalf("average: %v, output %q", err, stdout)
 	}
+	// A run's checkpoints, selected by step.
+	writeRun(t, filepath.Join(dir, "run"), tictactoe.New(), 3, 5, 9)
+	stdout, _, err = runCmd(t, runAverage, "-out", filepath.Join(dir, "run.ckpt"), "-run", filepath.Join(dir, "run"), "-from", "4")
+	if err != nil || !strings.Contains(stdout, "mean of 2 checkpoints (steps [5 9])") {
+		t.Fatalf("average -run: %v, output %q", err, stdout)
+	}
+
 	// The average plays like any checkpoint.
 	stdout, stderr, err := runCmd(t, runEval, "-game", "tictactoe", "-a", "net:path="+out+",sims=8", "-b", "random",
 		"-games", "2", "-q")
@@ -251,7 +258,12 @@ func TestAverageCommand(t *testing.T) {
 		{[]string{"-out", out, a, b}, "exists (use -force"},
 		{[]string{"-out", filepath.Join(dir, "x.ckpt"), a, w}, `checkpoint 0 (step 5) does not match checkpoint 1 (step 9): game is "tictactoe", expected "wyb"`},
 		{[]string{"-out", filepath.Join(dir, "x.ckpt"), a, filepath.Join(dir, "nope.ckpt")}, "nope.ckpt"},
-		{[]string{"-out", filepath.Join(dir, "x.ckpt")}, "at least one checkpoint"},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt")}, "no checkpoints"},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt"), "-run", dir, a}, "not both"},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt"), "-from", "5", a}, "-from and -to select checkpoints of -run"},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt"), "-run", dir}, "not a training run directory"},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt"), "-run", filepath.Join(dir, "run"), "-from", "20"}, "is after -to 9"},
+		{[]string{"-out", filepath.Join(dir, "x.ckpt"), "-run", filepath.Join(dir, "run"), "-from", "6", "-to", "8"}, "no checkpoint with a step from 6 to 8"},
 	} {
 		if _, _, err := runCmd(t, runAverage, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("average %q: error %v, want %q", tc.args, err, tc.want)
