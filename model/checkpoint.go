@@ -40,6 +40,9 @@ type Metadata struct {
 	// Config is an arbitrary blob (for example the run's configuration),
 	// stored and returned verbatim.
 	Config []byte
+	// AveragedSteps lists the steps of the checkpoints whose mean the
+	// weights are (ckpt.Average); nil for trained weights.
+	AveragedSteps []int64
 }
 
 // Save writes net's weights, tr's optimizer state (tr may be nil) and meta
@@ -66,7 +69,7 @@ func snapshot(net *Net, tr *Trainer, meta Metadata) (*ckpt.Checkpoint, error) {
 	ck := &ckpt.Checkpoint{
 		Header: ckpt.Header{
 			Game: meta.Game, EncodingVersion: meta.EncodingVersion, Step: meta.Step, Seed: meta.Seed,
-			Network: c.cfg, Shape: net.shape,
+			Network: c.cfg, Shape: net.shape, AveragedSteps: meta.AveragedSteps,
 		},
 		RunConfig: meta.Config,
 	}
@@ -166,7 +169,7 @@ func load(path string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, err
 		values[t.Name] = t.Data
 	}
 	ck := &Checkpoint{
-		Metadata: Metadata{Game: h.Game, EncodingVersion: h.EncodingVersion, Step: h.Step, Seed: h.Seed},
+		Metadata: Metadata{Game: h.Game, EncodingVersion: h.EncodingVersion, Step: h.Step, Seed: h.Seed, AveragedSteps: h.AveragedSteps},
 		path:     path,
 	}
 	if ck.Config, err = rd.RunConfig(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,7 +29,7 @@ func trainedCheckpoint(t testing.TB, dir string, cfg Config, shape Shape) (path 
 		}
 	}
 	path = filepath.Join(dir, "net.zkc")
-	meta := Metadata{Game: "wyb", EncodingVersion: 2, Step: 3, Seed: 99, Config: []byte("lr: 0.001\n")}
+	meta := Metadata{Game: "wyb", EncodingVersion: 2, Step: 3, Seed: 99, Config: []byte("lr: 0.001\n"), AveragedSteps: []int64{1, 3}}
 	if err := Save(path, net, tr, meta); err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +43,9 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ck.Net.Close()
-	want := Metadata{Game: "wyb", EncodingVersion: 2, Step: 3, Seed: 99, Config: []byte("lr: 0.001\n")}
-	if ck.Game != want.Game || ck.EncodingVersion != want.EncodingVersion || ck.Step != want.Step || ck.Seed != want.Seed || !bytes.Equal(ck.Config, want.Config) {
+	want := Metadata{Game: "wyb", EncodingVersion: 2, Step: 3, Seed: 99, Config: []byte("lr: 0.001\n"), AveragedSteps: []int64{1, 3}}
+	if ck.Game != want.Game || ck.EncodingVersion != want.EncodingVersion || ck.Step != want.Step || ck.Seed != want.Seed || !bytes.Equal(ck.Config, want.Config) ||
+		!slices.Equal(ck.AveragedSteps, want.AveragedSteps) {
 		t.Fatalf("metadata %+v, want %+v", ck.Metadata, want)
 	}
 	if ck.Optimizer == nil || ck.Optimizer.Optimizer != OptimizerAdamW {

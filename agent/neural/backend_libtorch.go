@@ -50,7 +50,7 @@ func openLibtorch(path string, want ckpt.Expect) (backendNet, *ckpt.Header, erro
 		return nil, nil, err
 	}
 	h := &ckpt.Header{Game: ck.Game, EncodingVersion: ck.EncodingVersion, Step: ck.Step, Seed: ck.Seed,
-		Network: ck.Net.Config(), Shape: ck.Net.Shape()}
+		Network: ck.Net.Config(), Shape: ck.Net.Shape(), AveragedSteps: ck.AveragedSteps}
 	return torchNet{Net: ck.Net, owned: true}, h, nil
 }
 
