@@ -42,6 +42,16 @@ const (
 	FPUAbsolute FPUMode = "absolute"
 )
 
+// PolicyTemperatureRange describes the values ValidPolicyTemperature
+// accepts, for error messages.
+const PolicyTemperatureRange = "want 0 (none), or 0.05 to 20"
+
+// ValidPolicyTemperature reports whether t is a usable
+// Config.PolicyTemperature: 0 (none), or from 0.05 to 20.
+func ValidPolicyTemperature(t float64) bool {
+	return t == 0 || (t >= 0.05 && t <= 20)
+}
+
 // Interior selection rules for ModeGumbel.
 const (
 	// InteriorImprovedPolicy selects at non-root nodes by mctx's
@@ -254,8 +264,8 @@ func (c Config) Validate() error {
 	if !finite(c.CPUCTBase) || c.CPUCTBase < 0 {
 		return bad("c_puct_base", c.CPUCTBase, "want a finite value >= 0 (0 disables)")
 	}
-	if !finite(c.PolicyTemperature) || c.PolicyTemperature < 0 || (c.PolicyTemperature > 0 && c.PolicyTemperature < 0.05) || c.PolicyTemperature > 20 {
-		return bad("policy_temperature", c.PolicyTemperature, "want 0 (none), or 0.05 to 20")
+	if !ValidPolicyTemperature(c.PolicyTemperature) {
+		return bad("policy_temperature", c.PolicyTemperature, PolicyTemperatureRange)
 	}
 	switch c.FPUMode {
 	case FPUReduction, FPUAbsolute:

@@ -116,8 +116,8 @@ func (s Settings) Validate() error {
 		return bad("leaves_in_flight", s.LeavesInFlight, fmt.Sprintf("want 1 to %d", MaxLeavesInFlight))
 	case math.IsNaN(s.CPUCT) || math.IsInf(s.CPUCT, 0) || s.CPUCT <= 0:
 		return bad("c_puct", s.CPUCT, "want a finite value > 0")
-	case math.IsNaN(s.PolicyTemperature) || s.PolicyTemperature < 0 || (s.PolicyTemperature > 0 && s.PolicyTemperature < 0.05) || s.PolicyTemperature > 20:
-		return bad("policy_temperature", s.PolicyTemperature, "want 0 (none), or 0.05 to 20")
+	case !mcts.ValidPolicyTemperature(s.PolicyTemperature):
+		return bad("policy_temperature", s.PolicyTemperature, mcts.PolicyTemperatureRange)
 	case s.MaxNodes < 0:
 		return bad("max_nodes", s.MaxNodes, "want 0 (no limit) or more")
 	case math.IsNaN(s.MaterialWeight) || s.MaterialWeight < 0 || s.MaterialWeight >= 1:
