@@ -23,7 +23,7 @@ import (
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
@@ -350,13 +350,13 @@ type trainer struct {
 	deadline time.Time
 
 	game    env.Game
-	shape   model.Shape
+	shape   torch.Shape
 	store   *gamestore.Store
 	buffer  *data.Buffer
 	ckpts   rundir.Checkpoints
 	metrics *rundir.Metrics
-	net     *model.Net
-	tr      *model.Trainer
+	net     *torch.Net
+	tr      *torch.Trainer
 	gen     *selfplay.Generator
 	state   State
 	resumed bool
@@ -365,7 +365,7 @@ type trainer struct {
 
 	// Scratch for training batches.
 	batch     data.Batch
-	mb        model.Batch
+	mb        torch.Batch
 	probe     probe
 	lastSaved int64
 
@@ -422,14 +422,14 @@ func (t *trainer) setup(ctx context.Context) error {
 		return err
 	}
 	if ok {
-		ck, err := model.Load(t.ckpts.Path(latest.Step), model.Expect{
+		ck, err := torch.Load(t.ckpts.Path(latest.Step), torch.Expect{
 			Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: t.shape, Config: &mcfg,
 		})
 		if err != nil {
 			return fmt.Errorf("train: resume: %w", err)
 		}
 		t.net = ck.Net
-		if t.tr, err = model.NewTrainer(t.net, cfg.Optimizer); err != nil {
+		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
 		if err := t.tr.Restore(ck); err != nil {
@@ -447,10 +447,10 @@ func (t *trainer) setup(ctx context.Context) error {
 		}
 		t.resumed = true
 	} else {
-		if t.net, err = model.New(mcfg, t.shape, cfg.Seed); err != nil {
+		if t.net, err = torch.New(mcfg, t.shape, cfg.Seed); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
-		if t.tr, err = model.NewTrainer(t.net, cfg.Optimizer); err != nil {
+		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
 		t.state = State{Seed: cfg.Seed}
@@ -505,7 +505,7 @@ func (t *trainer) setup(ctx context.Context) error {
 	if cfg.Buffer.ValueOnlyPositions {
 		t.batch.PolicyWeight = make([]float32, n)
 	}
-	t.mb = model.Batch{N: n, Obs: t.batch.Obs, Policy: t.batch.Policy, Value: t.batch.Value, Legal: make([]bool, n*na)}
+	t.mb = torch.Batch{N: n, Obs: t.batch.Obs, Policy: t.batch.Policy, Value: t.batch.Value, Legal: make([]bool, n*na)}
 
 	t.log.Info("ready", "resumed", t.resumed, "step", t.state.Step, "next_game", nextGame,
 		"shards", ls.Shards, "games_loaded", ls.Games, "positions_total", bs.TotalPositions,
@@ -738,9 +738,9 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 }
 
 // step samples a batch and takes one training step.
-func (t *trainer) step() (model.Losses, error) {
+func (t *trainer) step() (torch.Losses, error) {
 	if err := t.buffer.Sample(t.cfg.Train.BatchSize, &t.batch); err != nil {
-		return model.Losses{}, fmt.Errorf("train: sample: %w", err)
+		return torch.Losses{}, fmt.Errorf("train: sample: %w", err)
 	}
 	for i, m := range t.batch.Mask {
 		t.mb.Legal[i] = m != 0
@@ -760,8 +760,8 @@ func (t *trainer) save() error {
 	if err != nil {
 		return err
 	}
-	meta := model.Metadata{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Step: step, Seed: t.cfg.Seed, Config: text}
-	if err := model.Save(t.ckpts.Path(step), t.net, t.tr, meta); err != nil {
+	meta := torch.Metadata{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Step: step, Seed: t.cfg.Seed, Config: text}
+	if err := torch.Save(t.ckpts.Path(step), t.net, t.tr, meta); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	bs := t.buffer.Stats()
@@ -860,7 +860,7 @@ func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64)
 	}
 	mcfg := t.cfg.Model.WithDefaults()
 	mcfg.Threads = t.cfg.Threads
-	ck, err := model.Load(t.ckpts.Path(prev), model.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
+	ck, err := torch.Load(t.ckpts.Path(prev), torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
 	if err != nil {
 		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation: %w", err)
 	}
@@ -970,7 +970,7 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 // when there are several), cfg.Batcher's batching and cfg.SelfPlay's cache.
 // Call closeEval when the games are done: it stops the batcher and frees
 // the copies.
-func NewSelfPlayEvaluator(net *model.Net, game env.Game, cfg Config) (eval *selfplay.NetEvaluator, closeEval func(), err error) {
+func NewSelfPlayEvaluator(net *torch.Net, game env.Game, cfg Config) (eval *selfplay.NetEvaluator, closeEval func(), err error) {
 	nets, release, err := workerNets(net, cfg.SelfPlay.Workers)
 	if err != nil {
 		return nil, nil, fmt.Errorf("train: self-play networks: %w", err)
@@ -986,7 +986,7 @@ func NewSelfPlayEvaluator(net *model.Net, game env.Game, cfg Config) (eval *self
 // workerNets returns the networks of a self-play batcher with workers
 // workers: net itself for one worker; otherwise that many single-threaded
 // copies of net, freed by release (after the batcher is closed).
-func workerNets(net *model.Net, workers int) (nets []mcts.Network, release func(), err error) {
+func workerNets(net *torch.Net, workers int) (nets []mcts.Network, release func(), err error) {
 	if workers <= 1 {
 		return []mcts.Network{net}, func() {}, nil
 	}

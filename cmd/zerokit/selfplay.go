@@ -11,7 +11,7 @@ import (
 
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
 	"github.com/zerokit/zerokit/train"
@@ -65,7 +65,7 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	ck, err := model.Load(path, model.Expect{})
+	ck, err := torch.Load(path, torch.Expect{})
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	}
 	mcfg := ck.Net.Config()
 	mcfg.Threads = cfg.Threads
-	ck, err = model.Load(path, model.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: train.ShapeOf(game), Config: &mcfg})
+	ck, err = torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: train.ShapeOf(game), Config: &mcfg})
 	if err != nil {
 		return err
 	}
