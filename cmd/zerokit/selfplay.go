@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -32,12 +31,7 @@ flags:
 
 // runSelfplay implements "zerokit selfplay".
 func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, selfplayUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("selfplay", selfplayUsage, stderr)
 	ckptPath := fs.String("checkpoint", "", "checkpoint `file`, or a training run directory (its latest checkpoint)")
 	nGames := fs.Int("games", 0, "number of `games` to play")
 	out := fs.String("out", "", "output `directory`")
@@ -47,12 +41,8 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	sims := fs.Int("sims", 0, "simulations per full search (0: the configuration's)")
 	worker := fs.Int("worker", 0, "worker `id` recorded in the games")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *ckptPath == "" || *out == "" || *nGames <= 0 {
 		fs.Usage()
