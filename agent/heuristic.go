@@ -4,20 +4,13 @@ import (
 	"github.com/zerokit/zerokit/env"
 )
 
-// Heuristic scores a non-terminal state from the point of view of player.
-// Implementations must be antisymmetric, Evaluate(s, p) == -Evaluate(s, 1-p),
-// since negamax search relies on it, and must stay well inside ±WinScore/2.
-// The unit is game-specific; the evaluations here use "one piece (or one
-// cell of territory) = 1".
-type Heuristic interface {
-	Evaluate(s env.State, player int) float64
-}
+// Heuristic scores a non-terminal state from the point of view of player
+// (env.Heuristic: games implement their heuristics without importing this
+// package).
+type Heuristic = env.Heuristic
 
 // HeuristicFunc adapts a function to the Heuristic interface.
-type HeuristicFunc func(s env.State, player int) float64
-
-// Evaluate calls f(s, player).
-func (f HeuristicFunc) Evaluate(s env.State, player int) float64 { return f(s, player) }
+type HeuristicFunc = env.HeuristicFunc
 
 // Zero is the heuristic that scores every state 0: with it, search only
 // distinguishes wins, losses and draws.

@@ -88,8 +88,8 @@ func TestAlphaBetaMatchesNegamax(t *testing.T) {
 	// the minimax value, with and without quiescence search.
 	// The reference quiescence search does not prune, so it is checked
 	// one ply shallower to keep the test fast.
-	matchNegamax(t, HeuristicFunc(WYBEvaluation), 3)
-	matchNegamax(t, WYBTactical{Weights: DefaultWYBWeights}, 2)
+	matchNegamax(t, HeuristicFunc(wyb.Evaluation), 3)
+	matchNegamax(t, wyb.Tactical{Weights: wyb.DefaultWeights}, 2)
 }
 
 func matchNegamax(t *testing.T, h Heuristic, maxDepth int) {

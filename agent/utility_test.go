@@ -48,7 +48,7 @@ func TestMaterialUtilityValue(t *testing.T) {
 		// Far from the shrink the shrink term is the material balance.
 		{"shrink term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermShrink}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
 		{"evaluation term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermEvaluation}, after, 0.8,
-			0.75*0.8 + 0.25*math.Tanh(DefaultWYBWeights.Evaluate(after, 0)/2)},
+			0.75*0.8 + 0.25*math.Tanh(wyb.DefaultWeights.Evaluate(after, 0)/2)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,7 +106,7 @@ func TestMaterialUtilitySearchTakesMaterial(t *testing.T) {
 	if err := s.ApplyAction(a); err != nil {
 		t.Fatal(err)
 	}
-	if got := WYBMaterial(s, 1); got != 1 {
+	if got := wyb.Material(s, 1); got != 1 {
 		t.Errorf("played %s: Black's material %v, want 1 (the capture)", s.ActionString(a), got)
 	}
 }
@@ -138,11 +138,27 @@ func TestMaterialUtilityLeavesDoomedRing(t *testing.T) {
 			if err := s.ApplyAction(a); err != nil {
 				t.Fatal(err)
 			}
-			if doomed := s.Board().White & wybDoomed[0]; doomed != 0 {
+			if doomed := s.Board().White & firstShrinkDoomed(); doomed != 0 {
 				t.Errorf("played %s: White still has pieces on squares the shrink removes (%#x)", name, doomed)
 			}
 		})
 	}
+}
+
+// firstShrinkDoomed is the squares the first shrink eliminates: the outer
+// ring and the squares that become its new corners.
+func firstShrinkDoomed() uint64 {
+	var d uint64
+	for y := range 8 {
+		for x := range 8 {
+			outer := x == 0 || x == 7 || y == 0 || y == 7
+			corner := (x == 1 || x == 6) && (y == 1 || y == 6)
+			if outer || corner {
+				d |= 1 << uint(y*8+x)
+			}
+		}
+	}
+	return d
 }
 
 // ShrinkMaterial is the material balance until the shrink horizon, then
@@ -159,10 +175,10 @@ func TestShrinkMaterial(t *testing.T) {
 		want float64
 	}{
 		{0, 0},
-		{wyb.FirstShrink - DefaultWYBWeights.ShrinkHorizon, 0},
+		{wyb.FirstShrink - wyb.DefaultWeights.ShrinkHorizon, 0},
 		// One turn before the shrink, the doomed piece loses Shrink in full.
-		{wyb.FirstShrink - 1, -DefaultWYBWeights.Shrink},
-		{wyb.FirstShrink - 1 - DefaultWYBWeights.ShrinkHorizon/2, -DefaultWYBWeights.Shrink / 2},
+		{wyb.FirstShrink - 1, -wyb.DefaultWeights.Shrink},
+		{wyb.FirstShrink - 1 - wyb.DefaultWeights.ShrinkHorizon/2, -wyb.DefaultWeights.Shrink / 2},
 	}
 	for _, tt := range tests {
 		s := position(t, rows, tt.turn)

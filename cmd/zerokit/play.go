@@ -59,10 +59,9 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return errors.New("-move-time and -turn-limit must not be negative")
 	}
 	var game env.Game
-	var ui playUI
 	switch name := strings.ToLower(*gameName); name {
 	case "wyb":
-		game, ui = wyb.New(wyb.Options{TurnLimit: *turnLimit}), wybUI{}
+		game = wyb.New(wyb.Options{TurnLimit: *turnLimit})
 	default:
 		if *turnLimit != 0 {
 			return fmt.Errorf("-turn-limit is a Watch Your Back! option; the game is %s", name)
@@ -70,12 +69,12 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if game, err = gameByName(name); err != nil {
 			return fmt.Errorf("-game %q: %w", *gameName, err)
 		}
-		if !strings.HasPrefix(game.Name(), "squatter") {
-			return fmt.Errorf("-game %q: play knows wyb and squatter", *gameName)
-		}
-		ui = squatterUI{}
 	}
-	human, err := ui.player(strings.ToLower(*colour))
+	ui, ok := game.(env.TextUI)
+	if !ok {
+		return fmt.Errorf("-game %q: %s has no terminal notation", *gameName, game.Name())
+	}
+	human, err := ui.Player(strings.ToLower(*colour))
 	if err != nil {
 		return fmt.Errorf("-colour %q: %w", *colour, err)
 	}
@@ -110,35 +109,11 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	return p.run()
 }
 
-// playUI is what a terminal game needs to know of one game's notation.
-type playUI interface {
-	// title names the game.
-	title() string
-	// player maps a -colour value ("" for the default) to a player.
-	player(colour string) (int, error)
-	// colour names a player with its board symbol.
-	colour(player int) string
-	// board draws s.
-	board(s env.State) string
-	// status describes the phase and the counters in lines that end with
-	// a newline (or is empty).
-	status(s env.State, name func(int) string) string
-	// parse reads a person's action and checks it is legal in s; the
-	// error says why not.
-	parse(s env.State, line string) (int, error)
-	// format writes action a of s in the notation parse reads.
-	format(s env.State, a int) string
-	// mustPass reports that the player to move can only pass.
-	mustPass(s env.State) bool
-	// outcome adds the final material or score to a result.
-	outcome(s env.State) string
-}
-
 // playSession is one game between a person and an agent.
 type playSession struct {
 	ctx      context.Context
 	out      io.Writer
-	ui       playUI
+	ui       env.TextUI
 	state    env.State
 	human    int
 	bot      agent.Agent
@@ -149,7 +124,7 @@ type playSession struct {
 }
 
 func (p *playSession) name(player int) string {
-	c := p.ui.colour(player)
+	c := p.ui.Colour(player)
 	if player == p.human {
 		return c + ", you"
 	}
@@ -158,9 +133,9 @@ func (p *playSession) name(player int) string {
 
 func (p *playSession) run() error {
 	fmt.Fprintf(p.out, "%s You play %s against %s. Type help for your moves.\n",
-		p.ui.title(), p.name(p.human), p.bot.Name())
+		p.ui.Title(), p.name(p.human), p.bot.Name())
 	for !p.state.IsTerminal() {
-		fmt.Fprint(p.out, "\n"+p.ui.board(p.state))
+		fmt.Fprint(p.out, "\n"+p.ui.Board(p.state))
 		if p.last != "" {
 			fmt.Fprintln(p.out, p.last)
 		}
@@ -169,7 +144,7 @@ func (p *playSession) run() error {
 		var a int
 		var err error
 		if mover == p.human {
-			if p.ui.mustPass(p.state) {
+			if p.ui.MustPass(p.state) {
 				fmt.Fprintln(p.out, "You have no legal move: type pass.")
 			}
 			a, err = p.ask()
@@ -188,20 +163,20 @@ func (p *playSession) run() error {
 			return err
 		}
 		if err := p.state.ApplyAction(a); err != nil {
-			return fmt.Errorf("applying %s: %w", p.ui.format(p.state, a), err)
+			return fmt.Errorf("applying %s: %w", p.ui.FormatMove(p.state, a), err)
 		}
 	}
-	fmt.Fprint(p.out, "\n"+p.ui.board(p.state))
+	fmt.Fprint(p.out, "\n"+p.ui.Board(p.state))
 	if p.last != "" {
 		fmt.Fprintln(p.out, p.last)
 	}
-	fmt.Fprintln(p.out, "Game over: "+result(p.state, p.human)+p.ui.outcome(p.state))
+	fmt.Fprintln(p.out, "Game over: "+result(p.state, p.human)+p.ui.Outcome(p.state))
 	return nil
 }
 
 // status is the game's status lines and who is to move.
 func (p *playSession) status() string {
-	st := p.ui.status(p.state, p.name)
+	st := p.ui.Status(p.state, p.name)
 	if !p.state.IsTerminal() {
 		st += fmt.Sprintf("%s to move.", p.name(p.state.CurrentPlayer()))
 	}
@@ -242,12 +217,12 @@ func (p *playSession) ask() (int, error) {
 		case "quit", "exit", "resign":
 			return 0, errResign
 		}
-		a, err := p.ui.parse(p.state, line)
+		a, err := p.ui.ParseMove(p.state, line)
 		if err != nil {
 			fmt.Fprintf(p.out, "Not a legal move: %v. Type help for your moves.\n", err)
 			continue
 		}
-		p.last = fmt.Sprintf("%s played %s.", p.name(p.human), p.ui.format(p.state, a))
+		p.last = fmt.Sprintf("%s played %s.", p.name(p.human), p.ui.FormatMove(p.state, a))
 		return a, nil
 	}
 }
@@ -267,15 +242,15 @@ func (p *playSession) think() (int, error) {
 		return 0, fmt.Errorf("agent %s: %w", p.bot.Name(), err)
 	}
 	if !p.state.IsLegal(a) {
-		return 0, fmt.Errorf("agent %s chose the illegal action %s", p.bot.Name(), p.ui.format(p.state, a))
+		return 0, fmt.Errorf("agent %s chose the illegal action %s", p.bot.Name(), p.ui.FormatMove(p.state, a))
 	}
-	p.last = fmt.Sprintf("%s played %s (%.2f s).", p.name(1-p.human), p.ui.format(p.state, a), time.Since(start).Seconds())
+	p.last = fmt.Sprintf("%s played %s (%.2f s).", p.name(1-p.human), p.ui.FormatMove(p.state, a), time.Since(start).Seconds())
 	return a, nil
 }
 
 // legalList lists the legal actions of the player to move.
-func legalList(ui playUI, s env.State) string {
-	if ui.mustPass(s) {
+func legalList(ui env.TextUI, s env.State) string {
+	if ui.MustPass(s) {
 		return "You have no move: type pass."
 	}
 	legal := s.LegalActions(nil)
@@ -287,7 +262,7 @@ func legalList(ui playUI, s env.State) string {
 		} else {
 			sb.WriteByte(' ')
 		}
-		sb.WriteString(ui.format(s, a))
+		sb.WriteString(ui.FormatMove(s, a))
 	}
 	return sb.String()
 }

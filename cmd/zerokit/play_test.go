@@ -61,15 +61,15 @@ func TestParseHumanAction(t *testing.T) {
 		{moving, "3 4", 0, "invalid move action representation"},
 	}
 	for _, tc := range tests {
-		got, err := parseHumanAction(tc.s, tc.in)
+		got, err := wyb.ParseHumanAction(tc.s, tc.in)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("parseHumanAction(%q) = %d, %v; want error containing %q", tc.in, got, err, tc.wantErr)
+				t.Errorf("wyb.ParseHumanAction(%q) = %d, %v; want error containing %q", tc.in, got, err, tc.wantErr)
 			}
 			continue
 		}
 		if err != nil || got != tc.want {
-			t.Errorf("parseHumanAction(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+			t.Errorf("wyb.ParseHumanAction(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
 		}
 	}
 }
@@ -151,12 +151,12 @@ func TestPlayFullGame(t *testing.T) {
 				t.Fatalf("play: %v\n%s", err, errb.String())
 			}
 			o := out.String()
-			wantEnd := "Game over: " + result(s, human) + wybUI{}.outcome(s) + "\n"
+			wantEnd := "Game over: " + result(s, human) + wyb.New(wyb.Options{}).Outcome(s) + "\n"
 			if !strings.HasSuffix(o, wantEnd) {
 				t.Errorf("output ends %q, want %q", o[max(0, len(o)-300):], wantEnd)
 			}
-			if i := strings.LastIndex(o, "     0 1 2 3 4 5 6 7\n   +"); i < 0 || !strings.HasPrefix(o[i:], drawBoard(s)) {
-				t.Errorf("final board differs from the replica's:\n%s", drawBoard(s))
+			if i := strings.LastIndex(o, "     0 1 2 3 4 5 6 7\n   +"); i < 0 || !strings.HasPrefix(o[i:], wyb.DrawBoard(s)) {
+				t.Errorf("final board differs from the replica's:\n%s", wyb.DrawBoard(s))
 			}
 			for _, want := range []string{"Not a legal move: place (9, 9) is off the board", "legal moves:", "random played"} {
 				if !strings.Contains(o, want) {
@@ -167,70 +167,83 @@ func TestPlayFullGame(t *testing.T) {
 	}
 }
 
-// TestPlaySquatter scripts a whole Squatter game on a 6x6 board as
+// TestPlayCellGames scripts whole games of Squatter on a 6x6 board and of
+// tic-tac-toe (which plays through its env.TextUI alone) as
 // TestPlayFullGame does, with malformed and illegal inputs mixed in.
-func TestPlaySquatter(t *testing.T) {
-	for _, colour := range []string{"black", "white"} {
-		t.Run(colour, func(t *testing.T) {
-			game, err := gameByName("squatter6")
-			if err != nil {
-				t.Fatal(err)
-			}
-			human := 0
-			if colour == "white" {
-				human = 1
-			}
-			bot, person := playAgents(t, game)
-			s := game.NewInitialState()
-			var in strings.Builder
-			var taken string
-			for i := 0; !s.IsTerminal(); i++ {
-				var a int
-				var err error
-				if s.CurrentPlayer() == human {
-					if i%5 == 0 {
-						in.WriteString("help\n9,9\nx\n")
-						if taken != "" {
-							in.WriteString(taken + "\n")
-						}
-					}
-					a, err = person.Act(context.Background(), s)
-					x, y, _ := strings.Cut(s.ActionString(a), ",")
-					in.WriteString("(" + x + ", " + y + ")\n")
-				} else {
-					a, err = bot.Act(context.Background(), s.Clone())
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				taken = s.ActionString(a)
-				if err := s.ApplyAction(a); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var out, errb strings.Builder
-			args := []string{"-game", "squatter6", "-agent", "random:seed=5", "-colour", colour, "-move-time", "1s"}
-			if err := runPlay(context.Background(), args, strings.NewReader(in.String()), &out, &errb); err != nil {
-				t.Fatalf("play: %v\n%s", err, errb.String())
-			}
-			o := out.String()
-			wantEnd := squatterUI{}.board(s)
-			if !strings.HasSuffix(o, "Game over: "+result(s, human)+squatterUI{}.outcome(s)+"\n") || !strings.Contains(o, wantEnd) {
-				t.Errorf("output ends %q, want the replica's final board and result", o[max(0, len(o)-400):])
-			}
-			for _, want := range []string{"Squatter.", "off the 6x6 board", "is not free", "write x,y", "legal moves:", "random played"} {
-				if !strings.Contains(o, want) {
-					t.Errorf("output lacks %q", want)
-				}
-			}
-		})
+func TestPlayCellGames(t *testing.T) {
+	for _, tc := range []struct {
+		game    string
+		colours [2]string
+		want    []string
+	}{
+		{"squatter6", [2]string{"black", "white"}, []string{"Squatter.", "off the 6x6 board", "is not free"}},
+		{"tictactoe", [2]string{"x", "o"}, []string{"Tic-tac-toe.", "coordinates must be in 0..2"}},
+	} {
+		for human, colour := range tc.colours {
+			t.Run(tc.game+"/"+colour, func(t *testing.T) {
+				playCellGame(t, tc.game, colour, human, tc.want)
+			})
+		}
 	}
+}
+
+// playCellGame plays game (whose moves are x,y cells) as human with the
+// given colour against a random agent and checks the output.
+func playCellGame(t *testing.T, name, colour string, human int, wants []string) {
+	t.Helper()
+	game, err := gameByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot, person := playAgents(t, game)
+	s := game.NewInitialState()
+	var in strings.Builder
+	var taken string
+	for i := 0; !s.IsTerminal(); i++ {
+		var a int
+		var err error
+		if s.CurrentPlayer() == human {
+			if i%5 == 0 {
+				in.WriteString("help\n9,9\nx\n")
+				if taken != "" {
+					in.WriteString(taken + "\n")
+				}
+			}
+			a, err = person.Act(context.Background(), s)
+			x, y, _ := strings.Cut(s.ActionString(a), ",")
+			in.WriteString("(" + x + ", " + y + ")\n")
+		} else {
+			a, err = bot.Act(context.Background(), s.Clone())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		taken = s.ActionString(a)
+		if err := s.ApplyAction(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb strings.Builder
+	args := []string{"-game", name, "-agent", "random:seed=5", "-colour", colour, "-move-time", "1s"}
+	if err := runPlay(context.Background(), args, strings.NewReader(in.String()), &out, &errb); err != nil {
+		t.Fatalf("play: %v\n%s", err, errb.String())
+	}
+	o := out.String()
+	wantEnd := game.(env.TextUI).Board(s)
+	if !strings.HasSuffix(o, "Game over: "+result(s, human)+game.(env.TextUI).Outcome(s)+"\n") || !strings.Contains(o, wantEnd) {
+		t.Errorf("output ends %q, want the replica's final board and result", o[max(0, len(o)-400):])
+	}
+	for _, want := range append(wants, "write x,y", "legal moves:", "random played") {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
+
+func TestPlayTurnLimitIsWYBOnly(t *testing.T) {
 	var out, errb strings.Builder
 	if err := runPlay(context.Background(), []string{"-game", "squatter", "-turn-limit", "5"}, strings.NewReader(""), &out, &errb); err == nil {
 		t.Error("-turn-limit with squatter accepted")
-	}
-	if err := runPlay(context.Background(), []string{"-game", "tictactoe"}, strings.NewReader(""), &out, &errb); err == nil {
-		t.Error("-game tictactoe accepted")
 	}
 }
 
@@ -282,7 +295,7 @@ func TestDrawBoard(t *testing.T) {
    +-----------------+
      0 1 2 3 4 5 6 7
 `
-	if got := drawBoard(s); got != want {
+	if got := wyb.DrawBoard(s); got != want {
 		t.Errorf("drawBoard =\n%s\nwant\n%s", got, want)
 	}
 }

@@ -3,6 +3,8 @@ package games
 import (
 	"strings"
 	"testing"
+
+	"github.com/zerokit/zerokit/env"
 )
 
 func TestNew(t *testing.T) {
@@ -37,6 +39,37 @@ func TestNew(t *testing.T) {
 		}
 		if s := g.NewInitialState(); s.IsTerminal() || len(s.LegalActions(nil)) == 0 {
 			t.Errorf("%s: initial state has no legal action", g.Name())
+		}
+	}
+}
+
+// Every game registers its hand-written evaluations and its terminal
+// notation beside env.Game, so agents and commands need no game switch.
+func TestGamesImplementOptionalInterfaces(t *testing.T) {
+	for _, name := range []string{"wyb", "squatter", "tictactoe"} {
+		g, err := New(DefaultConfig(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, ok := g.(env.Heuristics)
+		if !ok {
+			t.Errorf("%s: not env.Heuristics", name)
+			continue
+		}
+		s := g.NewInitialState()
+		for _, e := range []env.Heuristic{h.Material(), h.ShrinkMaterial(), h.Evaluation()} {
+			if a, b := e.Evaluate(s, 0), e.Evaluate(s, 1); a != -b {
+				t.Errorf("%s: initial evaluations %v and %v are not antisymmetric", name, a, b)
+			}
+		}
+		ui, ok := g.(env.TextUI)
+		if !ok {
+			t.Errorf("%s: not env.TextUI", name)
+			continue
+		}
+		a := s.LegalActions(nil)[0]
+		if got, err := ui.ParseMove(s, ui.FormatMove(s, a)); err != nil || got != a {
+			t.Errorf("%s: ParseMove(FormatMove(%d)) = %d, %v", name, a, got, err)
 		}
 	}
 }

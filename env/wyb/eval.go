@@ -1,13 +1,28 @@
-package agent
+package wyb
 
 import (
 	"math/bits"
 
 	"github.com/zerokit/zerokit/env"
-	"github.com/zerokit/zerokit/env/wyb"
 )
 
-// Watch Your Back! heuristics. Squares are bits y*8+x of wyb.Bitboards.
+// Watch Your Back! heuristics. Squares are bits y*8+x of Bitboards.
+
+// Material is the greedy player's evaluation (env.Heuristics): the
+// function Material.
+func (g *Game) Material() env.Heuristic { return env.HeuristicFunc(Material) }
+
+// ShrinkMaterial is Material minus up to DefaultWeights.Shrink per piece
+// the next shrink eliminates, rising over the last
+// DefaultWeights.ShrinkHorizon turns before it (Weights.Evaluate with every
+// other weight 0).
+func (g *Game) ShrinkMaterial() env.Heuristic {
+	return Weights{Shrink: DefaultWeights.Shrink, ShrinkHorizon: DefaultWeights.ShrinkHorizon}
+}
+
+// Evaluation is the alpha-beta player's evaluation: Tactical with
+// DefaultWeights, so the search adds a quiescence search over captures.
+func (g *Game) Evaluation() env.Heuristic { return Tactical{Weights: DefaultWeights} }
 
 // Bitboard masks and shifts. up(b) moves every square one row up (y-1),
 // and so on; shifts drop squares that would leave the board.
@@ -47,8 +62,8 @@ var wybDoomed = func() (d [2]uint64) {
 // wybZones are the placing zones: rows 0-5 for White, 2-7 for Black.
 var wybZones = [2]uint64{0x0000ffffffffffff, 0xffffffffffff0000}
 
-// WYBWeights are the weights of the Watch Your Back! evaluation, in pieces.
-type WYBWeights struct {
+// Weights are the weights of the Watch Your Back! evaluation, in pieces.
+type Weights struct {
 	// Capture is the value of having at least one enemy piece capturable
 	// with the next move when it is one's turn; ExtraCapture is added for
 	// each further capturable piece.
@@ -68,12 +83,12 @@ type WYBWeights struct {
 	Mobility float64
 }
 
-// DefaultWYBWeights are the weights WYBEvaluation uses. Capture and
+// DefaultWeights are the weights Evaluation uses. Capture and
 // ExtraCapture are 0 because the alpha-beta player resolves captures by
-// quiescence search (WYBTactical), which measured stronger than the static
+// quiescence search (Tactical), which measured stronger than the static
 // capture bonus (+180 Elo at depth 3 over 40 games); set them (for example
 // to 0.7 and 0.2) for searches without quiescence.
-var DefaultWYBWeights = WYBWeights{
+var DefaultWeights = Weights{
 	Capture:       0,
 	ExtraCapture:  0,
 	Threatened:    0.25,
@@ -83,25 +98,25 @@ var DefaultWYBWeights = WYBWeights{
 	Mobility:      0.01,
 }
 
-// WYBMaterial is the Watch Your Back! material balance for player: own
+// Material is the Watch Your Back! material balance for player: own
 // pieces minus enemy pieces, where pieces still to be placed count as well
 // as pieces on the board. Counting the pieces in hand makes the balance
 // equal to the difference in pieces lost, so it does not swing by one with
-// every placement. It panics if s is not a *wyb.State.
-func WYBMaterial(s env.State, player int) float64 {
-	w := s.(*wyb.State)
+// every placement. It panics if s is not a *State.
+func Material(s env.State, player int) float64 {
+	w := s.(*State)
 	q := 1 - player
 	return float64(w.Pieces(player) + w.ToPlace(player) - w.Pieces(q) - w.ToPlace(q))
 }
 
-// WYBEvaluation is the Watch Your Back! evaluation with DefaultWYBWeights.
-func WYBEvaluation(s env.State, player int) float64 {
-	return DefaultWYBWeights.Evaluate(s, player)
+// Evaluation is the Watch Your Back! evaluation with DefaultWeights.
+func Evaluation(s env.State, player int) float64 {
+	return DefaultWeights.Evaluate(s, player)
 }
 
 // Evaluate scores s for player:
 //
-//   - material (WYBMaterial);
+//   - material (Material);
 //   - captures: the player to move gets Capture if it can capture an enemy
 //     piece with its next action (and ExtraCapture per further threatened
 //     enemy piece), and loses Threatened per own piece the opponent could
@@ -119,13 +134,13 @@ func WYBEvaluation(s env.State, player int) float64 {
 // forming the sandwich, so it slightly over-counts.
 //
 // The score is computed for White and negated for Black, so it is exactly
-// antisymmetric. It panics if s is not a *wyb.State.
-func (wt WYBWeights) Evaluate(s env.State, player int) float64 {
-	w := s.(*wyb.State)
+// antisymmetric. It panics if s is not a *State.
+func (wt Weights) Evaluate(s env.State, player int) float64 {
+	w := s.(*State)
 	b := w.Board()
 	pieces := [2]uint64{b.White, b.Black}
 	empty := b.Live &^ (b.White | b.Black | b.Corners)
-	placing := w.Phase() == wyb.Placing
+	placing := w.Phase() == Placing
 	mover := w.CurrentPlayer()
 
 	score := float64(w.Pieces(0) + w.ToPlace(0) - w.Pieces(1) - w.ToPlace(1))
@@ -186,21 +201,21 @@ func wybSteps(own, empty uint64) int {
 		bits.OnesCount64(wybLeft(own)&empty) + bits.OnesCount64(wybRight(own)&empty)
 }
 
-// WYBTactical is the Watch Your Back! evaluation with the given weights,
+// Tactical is the Watch Your Back! evaluation with the given weights,
 // made Tactical: captures are the tactical actions.
-type WYBTactical struct {
-	Weights WYBWeights
+type Tactical struct {
+	Weights Weights
 }
 
 // Evaluate is Weights.Evaluate.
-func (t WYBTactical) Evaluate(s env.State, player int) float64 {
+func (t Tactical) Evaluate(s env.State, player int) float64 {
 	return t.Weights.Evaluate(s, player)
 }
 
 // HasTactical reports whether the player to move threatens a capture (see
-// WYBWeights.Evaluate for the threat test).
-func (t WYBTactical) HasTactical(s env.State) bool {
-	w := s.(*wyb.State)
+// Weights.Evaluate for the threat test).
+func (t Tactical) HasTactical(s env.State) bool {
+	w := s.(*State)
 	mover := w.CurrentPlayer()
 	if mover < 0 {
 		return false
@@ -209,21 +224,21 @@ func (t WYBTactical) HasTactical(s env.State) bool {
 }
 
 // IsTactical reports whether the action from s to child captured a piece.
-func (t WYBTactical) IsTactical(s, child env.State) bool {
-	w, c := s.(*wyb.State), child.(*wyb.State)
+func (t Tactical) IsTactical(s, child env.State) bool {
+	w, c := s.(*State), child.(*State)
 	q := 1 - w.CurrentPlayer()
 	return c.Pieces(q) < w.Pieces(q)
 }
 
 // wybThreatened counts player v's pieces that the opponent could capture
 // with one action.
-func wybThreatened(w *wyb.State, v int) int {
+func wybThreatened(w *State, v int) int {
 	b := w.Board()
 	pieces := [2]uint64{b.White, b.Black}
 	empty := b.Live &^ (b.White | b.Black | b.Corners)
 	a := 1 - v
 	var dest uint64
-	if w.Phase() == wyb.Placing && w.ToPlace(a) > 0 {
+	if w.Phase() == Placing && w.ToPlace(a) > 0 {
 		dest = empty & wybZones[a]
 	} else {
 		dest = wybReach(pieces[a], pieces[0]|pieces[1], empty)

@@ -1,4 +1,4 @@
-package main
+package wyb
 
 import (
 	"errors"
@@ -6,56 +6,63 @@ import (
 	"strings"
 
 	"github.com/zerokit/zerokit/env"
-	"github.com/zerokit/zerokit/env/wyb"
 )
 
-// wybUI is the terminal notation of Watch Your Back!: the referee's
+// The terminal notation of Watch Your Back! (env.TextUI): the referee's
 // coordinates, O White and @ Black.
-type wybUI struct{}
 
-func (wybUI) title() string { return "Watch Your Back!" }
+// Title names the game.
+func (g *Game) Title() string { return "Watch Your Back!" }
 
-func (wybUI) player(colour string) (int, error) {
+// Player maps "white" (or "w", "first", "") and "black" (or "b",
+// "second") to a player.
+func (g *Game) Player(colour string) (int, error) {
 	switch colour {
 	case "", "white", "w", "first":
-		return wyb.WhitePlayer, nil
+		return WhitePlayer, nil
 	case "black", "b", "second":
-		return wyb.BlackPlayer, nil
+		return BlackPlayer, nil
 	}
 	return 0, errors.New("want white or black")
 }
 
-func (wybUI) colour(player int) string {
-	if player == wyb.BlackPlayer {
+// Colour names a player with its board symbol.
+func (g *Game) Colour(player int) string {
+	if player == BlackPlayer {
 		return "Black (@)"
 	}
 	return "White (O)"
 }
 
-func (wybUI) board(s env.State) string { return drawBoard(s.(*wyb.State)) }
+// Board draws s (DrawBoard).
+func (g *Game) Board(s env.State) string { return DrawBoard(s.(*State)) }
 
-func (wybUI) parse(s env.State, line string) (int, error) {
-	return parseHumanAction(s.(*wyb.State), line)
+// ParseMove reads a person's action (ParseHumanAction).
+func (g *Game) ParseMove(s env.State, line string) (int, error) {
+	return ParseHumanAction(s.(*State), line)
 }
 
-func (wybUI) format(_ env.State, a int) string { return wyb.FormatAction(a) }
+// FormatMove writes a as FormatAction does.
+func (g *Game) FormatMove(_ env.State, a int) string { return FormatAction(a) }
 
-func (wybUI) mustPass(s env.State) bool {
-	ws := s.(*wyb.State)
-	return ws.NumLegal() == 1 && ws.IsLegal(wyb.PassAction)
+// MustPass reports that the player to move can only pass.
+func (g *Game) MustPass(s env.State) bool {
+	ws := s.(*State)
+	return ws.NumLegal() == 1 && ws.IsLegal(PassAction)
 }
 
-func (wybUI) outcome(s env.State) string {
-	ws := s.(*wyb.State)
-	return fmt.Sprintf(" (White %d, Black %d pieces)", ws.Pieces(wyb.WhitePlayer), ws.Pieces(wyb.BlackPlayer))
+// Outcome gives the pieces left on each side.
+func (g *Game) Outcome(s env.State) string {
+	ws := s.(*State)
+	return fmt.Sprintf(" (White %d, Black %d pieces)", ws.Pieces(WhitePlayer), ws.Pieces(BlackPlayer))
 }
 
-// status describes the phase and the pieces of each side.
-func (wybUI) status(st env.State, name func(int) string) string {
-	s := st.(*wyb.State)
+// Status describes the phase and the pieces of each side.
+func (g *Game) Status(st env.State, name func(int) string) string {
+	s := st.(*State)
 	var sb strings.Builder
-	if s.Phase() == wyb.Placing {
-		fmt.Fprintf(&sb, "Placing phase, turn %d of %d.\n", s.Turn()+1, wyb.PlacingTurns)
+	if s.Phase() == Placing {
+		fmt.Fprintf(&sb, "Placing phase, turn %d of %d.\n", s.Turn()+1, PlacingTurns)
 	} else {
 		fmt.Fprintf(&sb, "Moving phase, turn %d", s.Turn()+1)
 		if n := s.TurnsToShrink(); n > 0 {
@@ -68,7 +75,7 @@ func (wybUI) status(st env.State, name func(int) string) string {
 	}
 	for p := 0; p < 2; p++ {
 		fmt.Fprintf(&sb, "  %s: %d on the board", name(p), s.Pieces(p))
-		if s.Phase() == wyb.Placing {
+		if s.Phase() == Placing {
 			fmt.Fprintf(&sb, ", %d to place", s.ToPlace(p))
 		}
 		sb.WriteString("\n")
@@ -76,10 +83,10 @@ func (wybUI) status(st env.State, name func(int) string) string {
 	return sb.String()
 }
 
-// parseHumanAction reads "3 4", "3,4", "(3, 4)" (place), "3,4 3,5",
+// ParseHumanAction reads "3 4", "3,4", "(3, 4)" (place), "3,4 3,5",
 // "3,4-3,5", "3 4 3 5" (move) or "pass", and validates it against s with
 // the referee's checks, whose reason the error gives.
-func parseHumanAction(s *wyb.State, line string) (int, error) {
+func ParseHumanAction(s *State, line string) (int, error) {
 	t := strings.ToLower(strings.TrimSpace(line))
 	if t == "pass" || t == "forfeit" {
 		return s.RefereeAction([]byte("null"))
@@ -121,16 +128,16 @@ func parseHumanAction(s *wyb.State, line string) (int, error) {
 	return s.RefereeAction([]byte(ref))
 }
 
-// drawBoard draws s with column numbers across and row numbers down:
+// DrawBoard draws s with column numbers across and row numbers down:
 // O White, @ Black, X corner, . empty, blank for squares removed by
 // shrinking.
-func drawBoard(s *wyb.State) string {
+func DrawBoard(s *State) string {
 	var sb strings.Builder
 	sb.WriteString("     0 1 2 3 4 5 6 7\n")
 	sb.WriteString("   +-----------------+\n")
-	for y := 0; y < wyb.Size; y++ {
+	for y := 0; y < Size; y++ {
 		fmt.Fprintf(&sb, " %d | ", y)
-		for x := 0; x < wyb.Size; x++ {
+		for x := 0; x < Size; x++ {
 			sb.WriteByte(".O@X "[s.At(x, y)])
 			sb.WriteByte(' ')
 		}

@@ -1,0 +1,61 @@
+package env
+
+// Optional interfaces a Game may implement beside Game, so that what only
+// one game knows stays in its package: search agents, commands and the
+// arena ask the game through these and never switch on concrete types.
+
+// Heuristic scores a non-terminal state from the point of view of player.
+// Implementations must be antisymmetric, Evaluate(s, p) == -Evaluate(s, 1-p),
+// since negamax search relies on it, and must stay well inside the search's
+// win score. The unit is game-specific ("one piece or one cell = 1" in the
+// games here).
+type Heuristic interface {
+	Evaluate(s State, player int) float64
+}
+
+// HeuristicFunc adapts a function to the Heuristic interface.
+type HeuristicFunc func(s State, player int) float64
+
+// Evaluate calls f(s, player).
+func (f HeuristicFunc) Evaluate(s State, player int) float64 { return f(s, player) }
+
+// Heuristics is implemented by a Game with hand-written evaluations, used by
+// the agents that search without a network and to blend material into a
+// network's search.
+type Heuristics interface {
+	// Material is own material minus the opponent's (the greedy player's
+	// evaluation).
+	Material() Heuristic
+	// ShrinkMaterial is Material with the danger of a shrinking board, or
+	// Material for a game whose board does not shrink.
+	ShrinkMaterial() Heuristic
+	// Evaluation is the alpha-beta player's evaluation.
+	Evaluation() Heuristic
+}
+
+// TextUI is implemented by a Game that a person can play in a terminal:
+// how to draw its positions and to read and write its moves.
+type TextUI interface {
+	// Title names the game, as a sentence.
+	Title() string
+	// Player maps a colour a person asks for ("" for the default, which
+	// is the first mover's) to a player.
+	Player(colour string) (int, error)
+	// Colour names a player with its board symbol.
+	Colour(player int) string
+	// Board draws s, ending with a newline.
+	Board(s State) string
+	// Status describes the phase and the counters of s in lines that end
+	// with a newline (or is empty); name names a player.
+	Status(s State, name func(player int) string) string
+	// ParseMove reads a person's move and checks it is legal in s; the
+	// error says why not.
+	ParseMove(s State, line string) (int, error)
+	// FormatMove writes action a of s in the notation ParseMove reads.
+	FormatMove(s State, a int) string
+	// MustPass reports that the player to move in s can only pass.
+	MustPass(s State) bool
+	// Outcome describes the final material or score of s (after the
+	// result), starting with a space, or is empty.
+	Outcome(s State) string
+}

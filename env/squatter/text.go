@@ -1,0 +1,76 @@
+package squatter
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/zerokit/zerokit/env"
+)
+
+// The terminal notation of Squatter (env.TextUI): x,y (column, row) and
+// the board of State.String (B Black, W White, territory owners in lower
+// case). Black moves first.
+
+// Title names the game.
+func (g *Game) Title() string { return "Squatter." }
+
+// Player maps "black" (or "b", "first", "") and "white" (or "w",
+// "second") to a player.
+func (g *Game) Player(colour string) (int, error) {
+	switch colour {
+	case "", "black", "b", "first":
+		return 0, nil
+	case "white", "w", "second":
+		return 1, nil
+	}
+	return 0, errors.New("want black or white")
+}
+
+// Colour names a player with its board symbol.
+func (g *Game) Colour(player int) string {
+	if player == 0 {
+		return "Black (B)"
+	}
+	return "White (W)"
+}
+
+// Board draws s (State.String).
+func (g *Game) Board(s env.State) string {
+	b := s.String()
+	if !strings.HasSuffix(b, "\n") {
+		b += "\n"
+	}
+	return b
+}
+
+// Status is empty: the board shows the territory.
+func (g *Game) Status(env.State, func(int) string) string { return "" }
+
+// ParseMove reads "x,y", "x y" or "(x, y)".
+func (g *Game) ParseMove(s env.State, line string) (int, error) {
+	f := strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t,()[]", r) })
+	if len(f) != 2 {
+		return 0, fmt.Errorf("%q: write x,y (column, row)", strings.TrimSpace(line))
+	}
+	a, err := s.ParseAction(f[0] + "," + f[1])
+	if err != nil {
+		return 0, err
+	}
+	if !s.IsLegal(a) {
+		return 0, fmt.Errorf("cell %s is not free", s.ActionString(a))
+	}
+	return a, nil
+}
+
+// FormatMove writes a as x,y.
+func (g *Game) FormatMove(s env.State, a int) string { return s.ActionString(a) }
+
+// MustPass is false: Squatter has no pass.
+func (g *Game) MustPass(env.State) bool { return false }
+
+// Outcome gives each side's captured cells.
+func (g *Game) Outcome(s env.State) string {
+	ss := s.(*State)
+	return fmt.Sprintf(" (Black %d, White %d captured cells)", ss.Score(0), ss.Score(1))
+}
