@@ -59,3 +59,31 @@ type TextUI interface {
 	// result), starting with a space, or is empty.
 	Outcome(s State) string
 }
+
+// RefereeCodec reads and writes a game's colours, turn counter and actions
+// in the text form of an external referee (package agent/protocol serves
+// agents through it).
+type RefereeCodec interface {
+	// Player maps a colour name given to init (e.g. "white") to a player
+	// number (0 moves first), or returns an error naming the valid colours.
+	Player(colour string) (int, error)
+	// Colour is the inverse of Player.
+	Colour(player int) string
+	// Turns returns the turn counter the referee passes to action when s is
+	// the current position.
+	Turns(s State) int
+	// ParseAction reads an action in the referee's text form for the player
+	// to move in s. The action need not be legal; the server checks that.
+	ParseAction(s State, text string) (int, error)
+	// FormatAction writes an action of the player to move in s in the
+	// referee's text form, on one line.
+	FormatAction(s State, action int) (string, error)
+}
+
+// Refereed is implemented by a Game that an external referee plays through
+// a text protocol (zerokit serve).
+type Refereed interface {
+	// Referee returns the game with the referee's rule options and the
+	// codec of its actions.
+	Referee() (Game, RefereeCodec)
+}

@@ -45,7 +45,8 @@
 // agent is reported as an error rather than sent.
 //
 // Serve is game-independent; a Codec supplies the game's referee
-// conventions (colour names, turn counter, action text). WYB is the codec
+// conventions (colour names, turn counter, action text); games supply
+// theirs (env.Refereed). wyb.Codec is the codec
 // of the Watch Your Back! course referee.
 //
 // # Time

@@ -25,7 +25,7 @@ func startSession(t *testing.T, seed uint64) *client {
 	reqR, reqW := io.Pipe()
 	respR, respW := io.Pipe()
 	c := &client{t: t, w: reqW, r: bufio.NewReader(respR), err: make(chan error, 1)}
-	cfg := Config{Game: wyb.New(wyb.Options{}), Codec: WYB{}}
+	cfg := Config{Game: wyb.New(wyb.Options{}), Codec: wyb.Codec{}}
 	newAgent := func(player int) (agent.Agent, error) { return agent.NewRandom(seed + uint64(player)), nil }
 	go func() {
 		err := Serve(context.Background(), reqR, respW, newAgent, cfg)
@@ -100,7 +100,7 @@ func TestWYBRefereeGames(t *testing.T) {
 }
 
 func TestWYBCodecErrors(t *testing.T) {
-	cfg := Config{Game: wyb.New(wyb.Options{}), Codec: WYB{}}
+	cfg := Config{Game: wyb.New(wyb.Options{}), Codec: wyb.Codec{}}
 	newRandom := func(int) (agent.Agent, error) { return agent.NewRandom(1), nil }
 	tests := []struct {
 		name  string
@@ -154,7 +154,7 @@ func TestWYBMovingPhaseTurns(t *testing.T) {
 	// The server's agent is random with the same seed as b, so it plays
 	// the same actions.
 	newB := func(int) (agent.Agent, error) { return agent.NewRandom(8), nil }
-	match(t, run(t, sb.String(), newB, Config{Game: wyb.New(wyb.Options{}), Codec: WYB{}}), want)
+	match(t, run(t, sb.String(), newB, Config{Game: wyb.New(wyb.Options{}), Codec: wyb.Codec{}}), want)
 }
 
 // FuzzServeWYB feeds arbitrary sessions to a Watch Your Back! server: every
@@ -163,7 +163,7 @@ func FuzzServeWYB(f *testing.F) {
 	f.Add("init black\nupdate [3, 4]\naction 1\nupdate [[3, 4], [3, 5]]\n")
 	f.Add("init white\naction 0\nupdate null\nupdate [1e400, 2]\nupdate [-99999999999999999999, 3]\n")
 	f.Add("init black\nupdate [[1, 2], [true, false]]\nupdate {\"a\": 1}\n")
-	cfg := Config{Game: wyb.New(wyb.Options{}), Codec: WYB{}, MaxLine: 256}
+	cfg := Config{Game: wyb.New(wyb.Options{}), Codec: wyb.Codec{}, MaxLine: 256}
 	newRandom := func(int) (agent.Agent, error) { return agent.NewRandom(1), nil }
 	f.Fuzz(func(t *testing.T, input string) {
 		var out strings.Builder
@@ -201,7 +201,7 @@ func BenchmarkServeWYBGame(b *testing.B) {
 		requests++
 	}
 	script := sb.String()
-	cfg := Config{Game: game, Codec: WYB{}}
+	cfg := Config{Game: game, Codec: wyb.Codec{}}
 	newAgent := func(int) (agent.Agent, error) { return agent.NewRandom(2), nil }
 	for b.Loop() {
 		if err := Serve(context.Background(), strings.NewReader(script), io.Discard, newAgent, cfg); err != nil {

@@ -6,17 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"time"
 
 	"github.com/zerokit/zerokit/agent"
-	"github.com/zerokit/zerokit/agent/protocol"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena"
-	"github.com/zerokit/zerokit/arena/elo"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 )
 
@@ -130,12 +126,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	reg.writeNetworkStats(stdout)
 	if *jsonOut != "" {
-		js, err := json.MarshalIndent(evalReport{
-			SpecA: a.Spec.String(), SpecB: b.Spec.String(), Seed: *seed, Opening: *opening,
-			Requested: *nGames, Interrupted: intr != nil,
-			Result: res, Total: reportEstimate(res.Estimate()),
-			AsFirst: reportEstimate(res.EstimateAs(0)), AsSecond: reportEstimate(res.EstimateAs(1)),
-		}, "", "  ")
+		js, err := json.MarshalIndent(arena.NewMatchReport(a.Spec.String(), b.Spec.String(), *seed, *opening, *nGames, intr != nil, res), "", "  ")
 		if err != nil {
 			return err
 		}
@@ -144,7 +135,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	if *recordOut != "" {
-		lines, err := gameLines(game, res.Records)
+		lines, err := arena.GameLines(game, res.Records)
 		if err != nil {
 			return fmt.Errorf("-record: %w", err)
 		}
@@ -153,45 +144,6 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	return nil
-}
-
-// gameLines writes each game's actions (the opening's included) as one
-// JSON array per line: for Watch Your Back! in the course referee's form
-// ([x, y] to place, [[xa, ya], [xb, yb]] to move), which zerokit replay
-// reads; for other games as the game's action strings.
-func gameLines(game env.Game, records []arena.GameRecord) ([]byte, error) {
-	var codec protocol.Codec
-	if _, ok := game.(*wyb.Game); ok {
-		codec = protocol.WYB{}
-	}
-	var out []byte
-	for _, r := range records {
-		s := game.NewInitialState()
-		out = append(out, '[')
-		for i, a := range r.Actions {
-			if i > 0 {
-				out = append(out, ", "...)
-			}
-			if codec != nil {
-				text, err := codec.FormatAction(s, a)
-				if err != nil {
-					return nil, fmt.Errorf("game %d, action %d: %w", r.Index, i, err)
-				}
-				out = append(out, text...)
-			} else {
-				js, err := json.Marshal(s.ActionString(a))
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, js...)
-			}
-			if err := s.ApplyAction(a); err != nil {
-				return nil, fmt.Errorf("game %d, action %d (%s): %w", r.Index, i, s.ActionString(a), err)
-			}
-		}
-		out = append(out, "]\n"...)
-	}
-	return out, nil
 }
 
 // seeded adapts a spec to the arena: the arena's per-game seed plus the
@@ -236,50 +188,4 @@ func outcomeForA(g arena.GameRecord) string {
 		return "B won"
 	}
 	return "draw"
-}
-
-// evalReport is the -json output of eval.
-type evalReport struct {
-	SpecA   string `json:"spec_a"`
-	SpecB   string `json:"spec_b"`
-	Seed    uint64 `json:"seed"`
-	Opening int    `json:"opening"`
-	// Requested is -games; Interrupted is set when Ctrl-C ended the match
-	// early (the result then covers fewer games).
-	Requested   int          `json:"games_requested"`
-	Interrupted bool         `json:"interrupted"`
-	Total       jsonEstimate `json:"total"`
-	AsFirst     jsonEstimate `json:"a_first"`
-	AsSecond    jsonEstimate `json:"a_second"`
-	Result      arena.Result `json:"result"`
-}
-
-// jsonEstimate is elo.Estimate for JSON, whose numbers cannot be
-// infinite or NaN: an infinite Elo (after a clean sweep) and the score of
-// no games are null.
-type jsonEstimate struct {
-	Games   int      `json:"games"`
-	Wins    int      `json:"wins"`
-	Draws   int      `json:"draws"`
-	Losses  int      `json:"losses"`
-	Score   *float64 `json:"score"`
-	ScoreLo float64  `json:"score_lo"`
-	ScoreHi float64  `json:"score_hi"`
-	Elo     *float64 `json:"elo"`
-	EloLo   *float64 `json:"elo_lo"`
-	EloHi   *float64 `json:"elo_hi"`
-}
-
-func reportEstimate(e elo.Estimate) jsonEstimate {
-	finite := func(x float64) *float64 {
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil
-		}
-		return &x
-	}
-	return jsonEstimate{
-		Games: e.Games(), Wins: e.Wins, Draws: e.Draws, Losses: e.Losses,
-		Score: finite(e.Score), ScoreLo: e.ScoreLo, ScoreHi: e.ScoreHi,
-		Elo: finite(e.Elo), EloLo: finite(e.EloLo), EloHi: finite(e.EloHi),
-	}
 }

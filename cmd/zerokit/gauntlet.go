@@ -111,14 +111,14 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 
 	var entrants []arena.Entrant
-	var records []gauntletEntrant
+	var records []arena.GauntletEntrant
 	for _, s := range splitSpecs(*players) {
 		b, err := reg.Build(game, s)
 		if err != nil {
 			return fmt.Errorf("-players: %w", err)
 		}
 		entrants = append(entrants, arena.Entrant{Name: b.Spec.String(), Factory: seeded(b)})
-		records = append(records, gauntletEntrant{Name: b.Spec.String(), Spec: b.Spec.String()})
+		records = append(records, arena.GauntletEntrant{Name: b.Spec.String(), Spec: b.Spec.String()})
 	}
 	for _, c := range ckpts {
 		if strings.Contains(c.path, ",") {
@@ -134,7 +134,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		step := c.step
 		entrants = append(entrants, arena.Entrant{Name: fmt.Sprintf("step-%d", c.step), Factory: seeded(b)})
-		records = append(records, gauntletEntrant{Name: fmt.Sprintf("step-%d", c.step), Spec: text, Step: &step})
+		records = append(records, arena.GauntletEntrant{Name: fmt.Sprintf("step-%d", c.step), Spec: text, Step: &step})
 	}
 	if len(entrants) < 2 {
 		return fmt.Errorf("a gauntlet needs at least two players, got %d", len(entrants))
@@ -169,15 +169,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	var text bytes.Buffer
 	if intr != nil {
-		fmt.Fprintf(&text, "interrupted: %d of the %d pairings were played in full", intr.Complete, intr.Pairings)
-		if intr.Partial > 0 {
-			fmt.Fprintf(&text, ", and games 0-%d of the %d of the next (the last match below)", intr.Partial-1, intr.Requested)
-		}
-		text.WriteString("\n")
-		if intr.FitErr != nil {
-			fmt.Fprintf(&text, "no ratings: %v\n", intr.FitErr)
-		}
-		text.WriteString("\n")
+		text.WriteString(intr.Summary())
 	}
 	if err := res.WriteText(&text); err != nil {
 		return err
@@ -188,7 +180,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := atomicfile.WriteFile(filepath.Join(*out, "ratings.txt"), text.Bytes(), 0o644); err != nil {
 		return err
 	}
-	js, err := json.MarshalIndent(gauntletReport{
+	js, err := json.MarshalIndent(arena.GauntletReport{
 		Game: game.Name(), GamesPerPairing: *nGames, Seed: *seed, Opening: *opening,
 		Interrupted: intr != nil, Entrants: records, Result: res,
 	}, "", "  ")
@@ -211,30 +203,9 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	return nil
 }
 
-// gauntletEntrant describes a player in gauntlet.json.
-type gauntletEntrant struct {
-	Name string `json:"name"`
-	Spec string `json:"spec"`
-	// Step is the training step of a checkpoint player.
-	Step *int64 `json:"step,omitempty"`
-}
-
-// gauntletReport is gauntlet.json.
-type gauntletReport struct {
-	Game            string `json:"game"`
-	GamesPerPairing int    `json:"games_per_pairing"`
-	Seed            uint64 `json:"seed"`
-	Opening         int    `json:"opening"`
-	// Interrupted is set when Ctrl-C stopped the gauntlet: Result holds
-	// the pairings played (the last one possibly cut short).
-	Interrupted bool                 `json:"interrupted,omitempty"`
-	Entrants    []gauntletEntrant    `json:"entrants"`
-	Result      arena.GauntletResult `json:"result"`
-}
-
 // eloSeries splits the ratings into the checkpoints' curve and the other
 // players' reference lines.
-func eloSeries(tab elo.Table, entrants []gauntletEntrant, netParams string) ([]plots.EloSeries, []plots.Reference) {
+func eloSeries(tab elo.Table, entrants []arena.GauntletEntrant, netParams string) ([]plots.EloSeries, []plots.Reference) {
 	steps := map[string]int64{}
 	for _, e := range entrants {
 		if e.Step != nil {

@@ -17,7 +17,6 @@ import (
 	"github.com/zerokit/zerokit/agent/protocol"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/env"
-	"github.com/zerokit/zerokit/env/wyb"
 )
 
 const serveUsage = `usage: zerokit serve [flags]
@@ -50,14 +49,15 @@ Agent specs (-agent):
 `
 
 // refereeGame maps a -game name to the game and codec of its course
-// referee.
+// referee (env.Refereed).
 func refereeGame(name string) (env.Game, protocol.Codec, error) {
-	switch name {
-	case "wyb":
-		// The referee applies no turn limit.
-		return wyb.New(wyb.Options{TurnLimit: 0}), protocol.WYB{}, nil
+	if game, err := gameByName(name); err == nil {
+		if r, ok := game.(env.Refereed); ok {
+			g, codec := r.Referee()
+			return g, codec, nil
+		}
 	}
-	return nil, nil, fmt.Errorf("no referee protocol for game %q (known: wyb)", name)
+	return nil, nil, fmt.Errorf("no referee protocol for game %q (its package implements no env.Refereed)", name)
 }
 
 // runServe implements "zerokit serve".
