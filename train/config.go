@@ -49,6 +49,13 @@ type Config struct {
 	Checkpoint CheckpointConfig `yaml:"checkpoint"`
 	// Eval sets the periodic evaluation matches.
 	Eval EvalConfig `yaml:"eval"`
+	// Stages is the run's recipe: settings that change at given training
+	// steps (a sparring partner from some step on, say). None by default.
+	Stages []Stage `yaml:"stages"`
+	// Averaging keeps a running mean of the weights as the run trains.
+	Averaging AveragingConfig `yaml:"averaging"`
+	// Agent sets the run's ready-to-play agent, RUN/agent.
+	Agent AgentConfig `yaml:"agent"`
 	// Seed is the run seed: network initialisation, game seeds and
 	// sampling derive from it. Default 1.
 	Seed uint64 `yaml:"seed"`
@@ -174,8 +181,10 @@ func DefaultConfig() Config {
 			OpeningMoves:  2,
 			ParallelGames: 16,
 		},
-		Seed:    1,
-		Threads: 2,
+		Averaging: AveragingConfig{Every: 1000},
+		Agent:     DefaultAgentConfig(),
+		Seed:      1,
+		Threads:   2,
 	}
 }
 
@@ -284,30 +293,52 @@ func (c Config) Validate() error {
 	if err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
+	if err := c.validateRecipe(); err != nil {
+		return err
+	}
+	if err := c.validateAgents(game, "eval.opponents", "selfplay."); err != nil {
+		return err
+	}
+	for i, st := range c.Stages {
+		eff, _ := c.StageAt(st.FromStep)
+		if err := eff.SelfPlay.Validate(); err != nil {
+			return fmt.Errorf("stages[%d] (%s): %w", i, st.Name, err)
+		}
+		if err := eff.validateAgents(game, fmt.Sprintf("stages[%d].eval_opponents", i), fmt.Sprintf("stages[%d].", i)); err != nil {
+			return err
+		}
+	}
+	if c.Threads < 1 || c.Threads > 256 {
+		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)
+	}
+	return nil
+}
+
+// validateAgents checks that the evaluation opponents and the sparring
+// partner are agents of game; errors name them by opponents (the key of
+// the list) and sparring (the prefix of the key sparring_agent).
+func (c Config) validateAgents(game env.Game, opponents, sparring string) error {
 	seen := map[string]bool{}
 	reg := spec.Default()
-	for i, o := range e.Opponents {
+	for i, o := range c.Eval.Opponents {
 		if seen[o] {
-			return fmt.Errorf("eval.opponents[%d] = %q: listed twice", i, o)
+			return fmt.Errorf("%s[%d] = %q: listed twice", opponents, i, o)
 		}
 		seen[o] = true
 		if o == PreviousOpponent {
 			continue
 		}
 		if strings.TrimSpace(o) == "" {
-			return fmt.Errorf("eval.opponents[%d]: empty", i)
+			return fmt.Errorf("%s[%d]: empty", opponents, i)
 		}
 		if _, err := reg.Build(game, o); err != nil {
-			return fmt.Errorf("eval.opponents[%d] = %q: %w", i, o, err)
+			return fmt.Errorf("%s[%d] = %q: %w", opponents, i, o, err)
 		}
 	}
 	if sp := c.SelfPlay.SparringAgent; sp != "" {
 		if _, err := reg.Build(game, sp); err != nil {
-			return fmt.Errorf("selfplay.sparring_agent = %q: %w", sp, err)
+			return fmt.Errorf("%ssparring_agent = %q: %w", sparring, sp, err)
 		}
-	}
-	if c.Threads < 1 || c.Threads > 256 {
-		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)
 	}
 	return nil
 }
