@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -146,8 +147,11 @@ func DefaultConfig() Config {
 	m := model.DefaultConfig()
 	m.Blocks, m.Channels, m.PolicyChannels, m.ValueChannels, m.ValueHidden = 3, 32, 4, 16, 64
 	opt := model.DefaultTrainConfig()
+	opt.Schedule.Kind = "step"
 	opt.Schedule.LearningRate = 0.002
 	opt.Schedule.WarmupSteps = 100
+	opt.Schedule.StepEvery = 50000
+	opt.Schedule.StepFactor = 0.25
 	opt.WeightDecay = 1e-4
 	opt.GradClipNorm = 5
 	buf := data.DefaultBufferConfig()
@@ -181,7 +185,14 @@ func DefaultConfig() Config {
 			OpeningMoves:  2,
 			ParallelGames: 16,
 		},
-		Averaging: AveragingConfig{Every: 1000},
+		// The recipe (see configs/wyb.yaml): plain self-play, then a
+		// sparring partner, and a running mean of the weights.
+		Stages: []Stage{
+			{Name: "selfplay"},
+			{Name: "sparring", FromStep: 10000, SparringAgent: ptr("alphabeta:depth=3,tt=16"), SparringFraction: ptr(0.25),
+				EvalOpponents: []string{PreviousOpponent, "alphabeta:depth=3"}},
+		},
+		Averaging: AveragingConfig{FromStep: 30000, Every: 1000},
 		Agent:     DefaultAgentConfig(),
 		Seed:      1,
 		Threads:   2,
@@ -191,30 +202,28 @@ func DefaultConfig() Config {
 // LoadConfig reads a configuration file strictly on top of DefaultConfig
 // and validates it. Errors name the file and, for YAML problems, the line.
 func LoadConfig(path string) (Config, error) {
-	cfg := DefaultConfig()
-	// A list in the file replaces the default list rather than merging.
-	cfg.Eval.Opponents = nil
-	if err := strictyaml.DecodeFile(path, &cfg); err != nil {
-		return Config{}, err
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
 	}
-	if cfg.Eval.Opponents == nil {
-		cfg.Eval.Opponents = DefaultConfig().Eval.Opponents
-	}
-	if err := cfg.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return cfg, nil
+	return ParseConfig(path, text)
 }
 
 // ParseConfig is LoadConfig for YAML text; name labels errors.
 func ParseConfig(name string, text []byte) (Config, error) {
 	cfg := DefaultConfig()
-	cfg.Eval.Opponents = nil
+	// A list in the file replaces the default list rather than merging
+	// with it ("stages: []" for none).
+	cfg.Eval.Opponents, cfg.Stages = nil, nil
 	if err := strictyaml.Decode(name, text, &cfg); err != nil {
 		return Config{}, err
 	}
+	def := DefaultConfig()
 	if cfg.Eval.Opponents == nil {
-		cfg.Eval.Opponents = DefaultConfig().Eval.Opponents
+		cfg.Eval.Opponents = def.Eval.Opponents
+	}
+	if cfg.Stages == nil {
+		cfg.Stages = def.Stages
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", name, err)
@@ -356,3 +365,6 @@ func SparringPartners(game env.Game, cfg selfplay.Config) (func(seed uint64) (se
 	}
 	return func(seed uint64) (selfplay.Opponent, error) { return b.Factory(seed) }, nil
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
