@@ -22,7 +22,8 @@ from the config file, else takes its default:
                                     config file is relative to the file.
   env ZEROKIT_AGENT    / "agent"    agent spec, e.g. "alphabeta:time=500ms"
                                     or "net:path=DIR,sims=64". Default
-                                    "random".
+                                    "default" (the trained agent that
+                                    ships with zerokit).
   env ZEROKIT_ARGS     / "args"     more flags for zerokit serve, e.g.
                                     ["-game-time", "55s"] (a JSON list in
                                     the file; a shell-quoted string in the
@@ -60,7 +61,7 @@ __all__ = ['Player', 'Connection', 'load_config', 'ZerokitError',
            'ZerokitProtocolError', 'ZerokitDied', 'ZerokitTimeout',
            'ZerokitConfigError', 'action_from_json', 'action_to_json']
 
-DEFAULT_AGENT = 'random'
+DEFAULT_AGENT = 'default'
 DEFAULT_TIMEOUT = 600.0
 MAX_LINE = 1 << 16
 QUIT_TIMEOUT = 2.0  # seconds close() waits for "bye"

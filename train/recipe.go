@@ -74,7 +74,7 @@ type AgentConfig struct {
 }
 
 // AgentDir is the run's agent directory (see AgentConfig).
-const AgentDir = "agent"
+const AgentDir = neural.RunAgentDir
 
 // AverageFile is the running mean of the weights (see AveragingConfig), a
 // checkpoint without optimizer state.

@@ -139,6 +139,11 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st.IsDir() && !IsAgentDir(path) && IsAgentDir(filepath.Join(path, RunAgentDir)) {
+		// A training run with its agent: play that.
+		path = filepath.Join(path, RunAgentDir)
+		info.Path = path
+	}
 	var expect ckpt.Expect
 	switch {
 	case st.IsDir() && IsAgentDir(path):
