@@ -136,6 +136,9 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fmt.Fprintf(stdout, "exported %s (game %s, step %d, %d parameters, search %s) to %s\n",
 		m.Name, m.Game, m.Source.Step, m.Parameters, m.Search.Label(), abs)
 	fmt.Fprintf(stdout, "agent spec: %s:path=%s\n", neural.KindName, abs)
+	if *binary == "" && linksLibtorch {
+		fmt.Fprintln(stdout, "note: the adapter runs this zerokit, which links libtorch (about 170 MB resident): for the course's 100 MB, export with the play-only build (CGO_ENABLED=0 go build -tags nonet) or give -binary one")
+	}
 	if !pythonIdentifier.MatchString(filepath.Base(abs)) {
 		fmt.Fprintf(stdout, "note: %q is not a Python module name; rename the directory (e.g. our_agent) before giving it to referee.py\n", filepath.Base(abs))
 	}
