@@ -21,8 +21,8 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
-	"github.com/zerokit/zerokit/train/rundir"
 )
 
 const tinyConfig = "testdata/tictactoe-tiny.yaml"

@@ -25,19 +25,19 @@ import (
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
-	"github.com/zerokit/zerokit/train/rundir"
 )
 
-// Files and directories of a run directory (see package rundir).
+// Files and directories of a run directory (defined by package rundir).
 const (
-	ConfigFile     = "config.yaml"
-	MetaFile       = "meta.json"
-	MetricsFile    = "metrics.jsonl"
-	LogFile        = "train.log"
-	CheckpointsDir = "checkpoints"
-	GamesDir       = "games"
+	ConfigFile     = rundir.ConfigFile
+	MetaFile       = rundir.MetaFile
+	MetricsFile    = rundir.MetricsFile
+	LogFile        = rundir.LogFile
+	CheckpointsDir = rundir.CheckpointsDir
+	GamesDir       = rundir.GamesDir
 )
 
 // Options configures one Run.

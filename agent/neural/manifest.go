@@ -14,12 +14,13 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/model/arch"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 // Files of an exported agent directory.
 const (
 	// ManifestName is the manifest (a Manifest as JSON).
-	ManifestName = "agent.json"
+	ManifestName = rundir.AgentManifest
 	// WeightsName is the network: a model checkpoint without optimizer
 	// state.
 	WeightsName = "weights.ckpt"
@@ -162,13 +163,6 @@ func (m Manifest) Validate() error {
 		return fmt.Errorf("field search: %w", err)
 	}
 	return nil
-}
-
-// IsAgentDir reports whether dir holds a manifest, i.e. looks like an
-// exported agent (ReadManifest says whether it is a valid one).
-func IsAgentDir(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, ManifestName))
-	return err == nil && st.Mode().IsRegular()
 }
 
 // ReadManifest reads and validates the manifest of the agent directory dir

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -15,7 +14,7 @@ import (
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/model/ckpt"
-	"github.com/zerokit/zerokit/train/rundir"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 // Options configure how a Network batches its agents' evaluations.
@@ -132,7 +131,7 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 	}
 	opts = opts.withDefaults()
 	info := Info{Path: path, Settings: DefaultSettings()}
-	st, err := os.Stat(path)
+	target, err := rundir.Resolve(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errors.New("no such file or directory")
 	}
@@ -145,9 +144,9 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 		info.Path = path
 	}
 	var expect ckpt.Expect
-	switch {
-	case st.IsDir() && IsAgentDir(path):
-		m, err := ReadManifest(path)
+	switch target.Kind {
+	case rundir.AgentDir:
+		m, err := ReadManifest(target.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -155,22 +154,12 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 			return nil, fmt.Errorf("%s: %w", ManifestName, err)
 		}
 		info.Manifest, info.Name, info.Settings = &m, m.Name, m.Search
-		info.Weights = filepath.Join(path, m.Weights)
+		info.Weights = filepath.Join(target.Path, m.Weights)
 		cfg := m.Network
 		// The weights must be the network the manifest describes.
 		expect = ckpt.Expect{Game: m.Game, EncodingVersion: m.EncodingVersion, Config: &cfg}
-	case st.IsDir():
-		cks := rundir.Checkpoints{Dir: filepath.Join(path, "checkpoints")}
-		latest, ok, err := cks.Latest()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, fmt.Errorf("a directory, but neither an exported agent (no %s) nor a training run with a checkpoint (no checkpoints/latest.json)", ManifestName)
-		}
-		info.Weights = cks.Path(latest.Step)
 	default:
-		info.Weights = path
+		info.Weights = target.Path
 	}
 	net, h, err := open(opts.Backend, info.Weights, expect)
 	if err != nil {

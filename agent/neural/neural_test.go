@@ -22,7 +22,7 @@ import (
 	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model"
-	"github.com/zerokit/zerokit/train/rundir"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 // writeCheckpoint saves an untrained tiny network for game at path, with
@@ -156,7 +156,8 @@ func TestLoadSources(t *testing.T) {
 
 	// A run directory loads its latest checkpoint.
 	run := filepath.Join(dir, "run")
-	cks := rundir.Checkpoints{Dir: filepath.Join(run, "checkpoints"), KeepLast: 2}
+	cks := rundir.Run{Dir: run}.Checkpoints()
+	cks.KeepLast = 2
 	if err := os.MkdirAll(cks.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/zerokit/zerokit/agent/neural/export"
 	shipped "github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/train/rundir"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 const exportUsage = `usage: zerokit export [-checkpoint FILE_OR_RUN] -out DIR [flags]
@@ -150,22 +150,14 @@ var pythonIdentifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // checkpointFile is path itself, or the latest checkpoint when path is a
 // training run directory.
 func checkpointFile(path string) (string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
+	target, err := rundir.Resolve(path)
+	if err != nil && !errors.Is(err, rundir.ErrNoNetwork) {
 		return "", fmt.Errorf("-checkpoint: %w", err)
 	}
-	if !st.IsDir() {
-		return path, nil
+	if err != nil || target.Kind == rundir.AgentDir {
+		return "", fmt.Errorf("-checkpoint %s: a directory without %s/latest.json (give a checkpoint file or a training run directory)", path, rundir.CheckpointsDir)
 	}
-	cks := rundir.Checkpoints{Dir: filepath.Join(path, "checkpoints")}
-	latest, ok, err := cks.Latest()
-	if err != nil {
-		return "", fmt.Errorf("-checkpoint: %w", err)
-	}
-	if !ok {
-		return "", fmt.Errorf("-checkpoint %s: a directory without checkpoints/latest.json (give a checkpoint file or a training run directory)", path)
-	}
-	return cks.Path(latest.Step), nil
+	return target.Path, nil
 }
 
 // overrideSettings returns base with the search settings of the export

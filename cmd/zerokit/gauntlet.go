@@ -15,7 +15,7 @@ import (
 	"github.com/zerokit/zerokit/arena/elo"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/plots"
-	"github.com/zerokit/zerokit/train/rundir"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 const gauntletUsage = `usage: zerokit gauntlet [-players SPEC,SPEC,...] [-run RUNDIR] -out DIR [flags]
@@ -285,7 +285,7 @@ type checkpointEntry struct {
 // runCheckpoints lists the checkpoints of a run directory, keeping at most
 // limit (0: all) evenly spaced ones, always including the newest.
 func runCheckpoints(dir string, limit int) ([]checkpointEntry, error) {
-	cks := rundir.Checkpoints{Dir: filepath.Join(dir, "checkpoints")}
+	cks := rundir.Run{Dir: dir}.Checkpoints()
 	if _, err := os.Stat(cks.Dir); err != nil {
 		return nil, fmt.Errorf("-run %s: not a training run directory: %w", dir, err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/model"
-	"github.com/zerokit/zerokit/train/rundir"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 // writeTinyCheckpoint saves a freshly initialised small network for game.
@@ -38,7 +38,8 @@ func writeTinyCheckpoint(t *testing.T, path string, game env.Game, step int64) {
 // writeRun makes a training run directory with checkpoints at steps.
 func writeRun(t *testing.T, dir string, game env.Game, steps ...int64) {
 	t.Helper()
-	cks := rundir.Checkpoints{Dir: filepath.Join(dir, "checkpoints"), KeepLast: len(steps)}
+	cks := rundir.Run{Dir: dir}.Checkpoints()
+	cks.KeepLast = len(steps)
 	if err := os.MkdirAll(cks.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

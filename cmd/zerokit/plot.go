@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/zerokit/zerokit/plots"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 const plotUsage = `usage: zerokit plot -run RUNDIR [flags]
@@ -51,7 +52,7 @@ func runPlot(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	var sources []plots.MetricsSource
 	for _, r := range runs {
-		recs, err := plots.ReadMetricsFile(filepath.Join(r, "metrics.jsonl"))
+		recs, err := plots.ReadMetricsFile(rundir.Run{Dir: r}.Metrics())
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,10 @@
-// Package rundir manages the files of a training run directory that do not
-// depend on the network library: the lock that keeps a second process out,
-// the checkpoint names, pointer and retention, and the metrics file.
+// Package rundir owns the layout of a training run directory: the names of
+// its files, the lock that keeps a second process out, the checkpoint
+// names, pointer and retention, the metrics file, and Resolve, which says
+// what a path given for a network names (a checkpoint file, a run
+// directory's latest checkpoint, or an exported agent directory). It
+// depends on no network library, search or training code, so that agents,
+// commands and the trainer share it.
 //
 // A run directory holds:
 //
