@@ -16,6 +16,7 @@ import (
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
 	"github.com/zerokit/zerokit/model/ckpt"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 // applyStage puts the recipe's stage of the current step in force: the
@@ -67,7 +68,7 @@ func (t *trainer) average(step int64) error {
 	if !t.averageDue(step) {
 		return nil
 	}
-	path := filepath.Join(t.opts.Dir, AverageFile)
+	path := rundir.Run{Dir: t.opts.Dir}.Average()
 	var mean *ckpt.Checkpoint
 	switch m, err := ckpt.ReadFile(path); {
 	case err == nil:
@@ -97,7 +98,7 @@ func (t *trainer) average(step int64) error {
 // refreshAgent exports the run's agent (RUN/agent) from the running mean
 // of the weights if there is one, else from the checkpoint of step.
 func (t *trainer) refreshAgent(step int64) error {
-	src := filepath.Join(t.opts.Dir, AverageFile)
+	src := rundir.Run{Dir: t.opts.Dir}.Average()
 	averaging := ""
 	if h, err := readHeader(src); err == nil {
 		steps := h.AveragedSteps
@@ -131,7 +132,7 @@ func (t *trainer) refreshAgent(step int64) error {
 	}
 	m, err := export.Export(export.Options{
 		Checkpoint: src,
-		Out:        filepath.Join(t.opts.Dir, AgentDir),
+		Out:        rundir.Run{Dir: t.opts.Dir}.Agent(),
 		Force:      true,
 		Search:     t.cfg.Agent.Settings(),
 		ServeArgs:  serveArgs,

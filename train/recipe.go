@@ -9,6 +9,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 // Stage is one stage of a run's recipe: from training step FromStep on,
@@ -74,11 +75,11 @@ type AgentConfig struct {
 }
 
 // AgentDir is the run's agent directory (see AgentConfig).
-const AgentDir = neural.RunAgentDir
+const AgentDir = rundir.RunAgent
 
 // AverageFile is the running mean of the weights (see AveragingConfig), a
 // checkpoint without optimizer state.
-const AverageFile = "average.ckpt"
+const AverageFile = rundir.AverageFile
 
 // DefaultAgentConfig returns the defaults of the agent section: the search
 // of the best measured Watch Your Back! agent (PUCT, 2,000 simulations

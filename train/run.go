@@ -836,7 +836,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 	// Once the run averages its weights, the mean is its agent: that is
 	// what the evaluation measures.
 	net, label := t.net, fmt.Sprintf("step%d", step)
-	if avgPath := filepath.Join(t.opts.Dir, AverageFile); fileExists(avgPath) {
+	if avgPath := (rundir.Run{Dir: t.opts.Dir}).Average(); fileExists(avgPath) {
 		mcfg := cfg.Model.WithDefaults()
 		mcfg.Threads = cfg.Threads
 		ck, err := model.Load(avgPath, model.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})

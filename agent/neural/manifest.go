@@ -24,9 +24,6 @@ const (
 	// WeightsName is the network: a model checkpoint without optimizer
 	// state.
 	WeightsName = "weights.ckpt"
-	// RunAgentDir is the exported agent inside a training run directory,
-	// which the run keeps fresh: loading a run directory loads it.
-	RunAgentDir = "agent"
 )
 
 // Manifest format identification.

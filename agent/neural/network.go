@@ -138,10 +138,9 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.IsDir() && !IsAgentDir(path) && IsAgentDir(filepath.Join(path, RunAgentDir)) {
+	if agent := (rundir.Run{Dir: path}).Agent(); target.Kind == rundir.RunDir && rundir.IsAgentDir(agent) {
 		// A training run with its agent: play that.
-		path = filepath.Join(path, RunAgentDir)
-		info.Path = path
+		target = rundir.Target{Kind: rundir.AgentDir, Path: agent}
 	}
 	var expect ckpt.Expect
 	switch target.Kind {
