@@ -851,7 +851,8 @@ func (t *trainer) evaluate(ctx context.Context) error {
 		return err
 	}
 	defer cur.Close()
-	line := map[string]any{"kind": "eval", "step": step, "time": time.Now().UTC().Format(time.RFC3339), "eval_player": label}
+	line := map[string]any{"kind": "eval", "step": step, "time": time.Now().UTC().Format(time.RFC3339), "eval_player": label,
+		"elapsed_s": t.trainedBefore + time.Since(t.start).Seconds()}
 	var parts []string
 	var evals []neural.Evaluation
 	for i, opp := range cfg.Eval.Opponents {

@@ -67,6 +67,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	materialTerm := fs.String("material-term", "", "what -material blends in: "+agent.TermHelp+" (default "+agent.TermMaterial+")")
 	materialScale := fs.Float64("material-scale", 0, "material lead worth tanh(1) of the material term (0: the default, 2)")
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
+	cache := fs.String("cache", "", "`directory` the shipped agent is unpacked into (default: the user's cache directory)")
 	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -90,7 +91,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		if err != nil {
 			return err
 		}
-		dir, err := shipped.Dir(name, "")
+		dir, err := shipped.Dir(name, *cache)
 		if err != nil {
 			return err
 		}
