@@ -35,7 +35,7 @@ type Evaluator interface {
 }
 
 // Network is a batched policy/value function over encoded observations, as
-// implemented by model.Net. Forward evaluates n observations stored
+// implemented by torch.Net. Forward evaluates n observations stored
 // contiguously in obs (n * ObservationShape().Size() values) and writes n *
 // NumActions() policy logits and n values in [-1, 1], each from the point of
 // view of the player to move in that observation.

@@ -9,7 +9,7 @@ import (
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
 )
 
@@ -39,7 +39,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 	}
 	mcfg := cfg.Model.WithDefaults()
 	mcfg.Threads = cfg.Threads
-	net, err := model.New(mcfg, ShapeOf(game), cfg.Seed)
+	net, err := torch.New(mcfg, ShapeOf(game), cfg.Seed)
 	if err != nil {
 		return res, err
 	}
@@ -92,7 +92,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 	if res.Unbatched, err = play(one, search, mcts.BatcherConfig{MaxBatch: 1}, false); err != nil {
 		return res, err
 	}
-	tr, err := model.NewTrainer(net, cfg.Optimizer)
+	tr, err := torch.NewTrainer(net, cfg.Optimizer)
 	if err != nil {
 		return res, err
 	}
@@ -102,7 +102,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 	if bc.ValueOnlyPositions {
 		b.PolicyWeight = make([]float32, n)
 	}
-	mb := model.Batch{N: n, Obs: b.Obs, Policy: b.Policy, Value: b.Value, Legal: make([]bool, n*na)}
+	mb := torch.Batch{N: n, Obs: b.Obs, Policy: b.Policy, Value: b.Value, Legal: make([]bool, n*na)}
 	var trainTime time.Duration
 	for trainTime < d {
 		if err := ctx.Err(); err != nil {

@@ -9,14 +9,14 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
 )
 
-func benchNet(b *testing.B, game env.Game, cfg model.Config) *model.Net {
+func benchNet(b *testing.B, game env.Game, cfg torch.Config) *torch.Net {
 	b.Helper()
 	cfg.Threads = 2
-	net, err := model.New(cfg, ShapeOf(game), 1)
+	net, err := torch.New(cfg, ShapeOf(game), 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,8 +33,8 @@ func BenchmarkForward(b *testing.B) {
 	}
 	for _, arch := range []struct {
 		name string
-		cfg  model.Config
-	}{{"small", model.SmallConfig()}, {"default", model.DefaultConfig()}} {
+		cfg  torch.Config
+	}{{"small", torch.SmallConfig()}, {"default", torch.DefaultConfig()}} {
 		net := benchNet(b, game, arch.cfg)
 		for _, n := range []int{1, 8, 32, 128} {
 			b.Run(fmt.Sprintf("%s/batch=%d", arch.name, n), func(b *testing.B) {
@@ -123,14 +123,14 @@ func BenchmarkTrainStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	net := benchNet(b, game, cfg.Model)
-	tr, err := model.NewTrainer(net, cfg.Optimizer)
+	tr, err := torch.NewTrainer(net, cfg.Optimizer)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer tr.Close()
 	n := cfg.Train.BatchSize
 	size, na := game.ObservationShape().Size(), game.NumActions()
-	batch := model.Batch{N: n, Obs: make([]float32, n*size), Policy: make([]float32, n*na), Value: make([]float32, n), Legal: make([]bool, n*na)}
+	batch := torch.Batch{N: n, Obs: make([]float32, n*size), Policy: make([]float32, n*na), Value: make([]float32, n), Legal: make([]bool, n*na)}
 	s := game.NewInitialState()
 	legal := s.LegalActions(nil)
 	for i := range n {

@@ -14,7 +14,7 @@ import (
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/strictyaml"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
 )
 
@@ -29,10 +29,10 @@ type Config struct {
 	// thousand positions per second on two cores. Its threads key must stay
 	// 0: use the top-level threads. Section defaults of every key are
 	// printed by "zerokit train -defaults".
-	Model model.Config `yaml:"model"`
+	Model torch.Config `yaml:"model"`
 	// Optimizer configures the training steps: optimizer, learning-rate
 	// schedule, weight decay, gradient clipping, value loss weight.
-	Optimizer model.TrainConfig `yaml:"optimizer"`
+	Optimizer torch.TrainConfig `yaml:"optimizer"`
 	// Search configures the self-play searches.
 	Search mcts.Config `yaml:"search"`
 	// Batcher sets how self-play leaf evaluations are batched.
@@ -144,9 +144,9 @@ func DefaultConfig() Config {
 	search.Gumbel.MaxConsideredActions = 16
 	search.TemperatureMoves = 0
 	search.PlayoutCap = mcts.PlayoutCapConfig{Enabled: true, FullProbability: 0.25, CheapSimulations: 6}
-	m := model.DefaultConfig()
+	m := torch.DefaultConfig()
 	m.Blocks, m.Channels, m.PolicyChannels, m.ValueChannels, m.ValueHidden = 3, 32, 4, 16, 64
-	opt := model.DefaultTrainConfig()
+	opt := torch.DefaultTrainConfig()
 	opt.Schedule.Kind = "step"
 	opt.Schedule.LearningRate = 0.002
 	opt.Schedule.WarmupSteps = 100

@@ -1,6 +1,6 @@
 // Package train is the training loop: one process alternating self-play
 // phases (package selfplay, every game durable on disk as it finishes,
-// package selfplay/gamestore) and training phases (package model) over a
+// package selfplay/gamestore) and training phases (package model/torch) over a
 // replay buffer (package data), with periodic checkpoints and evaluation
 // matches (package arena), in a run directory (package train/rundir) that
 // a later Run resumes from.

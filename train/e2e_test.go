@@ -20,7 +20,7 @@ import (
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
 )
@@ -124,14 +124,14 @@ func latestStep(t *testing.T, dir string) int64 {
 
 // batchLoss is the loss of a checkpoint's network on a fixed batch of the
 // run's positions.
-func batchLoss(t *testing.T, path string, cfg Config, game env.Game, b model.Batch) float64 {
+func batchLoss(t *testing.T, path string, cfg Config, game env.Game, b torch.Batch) float64 {
 	t.Helper()
-	ck, err := model.Load(path, model.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
+	ck, err := torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ck.Net.Close()
-	tr, err := model.NewTrainer(ck.Net, cfg.Optimizer)
+	tr, err := torch.NewTrainer(ck.Net, cfg.Optimizer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestEndToEnd(t *testing.T) {
 		if err := buf.Sample(n, &db); err != nil {
 			t.Fatal(err)
 		}
-		mb := model.Batch{N: n, Obs: db.Obs, Policy: db.Policy, Value: db.Value, Legal: make([]bool, len(db.Mask))}
+		mb := torch.Batch{N: n, Obs: db.Obs, Policy: db.Policy, Value: db.Value, Legal: make([]bool, len(db.Mask))}
 		for i, m := range db.Mask {
 			mb.Legal[i] = m != 0
 		}
@@ -239,7 +239,7 @@ func TestEndToEnd(t *testing.T) {
 	})
 
 	t.Run("checkpoint plays legal games", func(t *testing.T) {
-		ck, err := model.Load(rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}.Path(80), model.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
+		ck, err := torch.Load(rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}.Path(80), torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
 )
 
@@ -30,7 +30,7 @@ type NetPlayer struct {
 // considered actions are taken from base (the training search). maxBatch
 // bounds the network batches; workers single-threaded copies of net
 // evaluate them in parallel when workers > 1.
-func NewNetPlayer(name string, net *model.Net, game env.Game, base mcts.Config, mode mcts.Mode, simulations, maxBatch, workers int) (*NetPlayer, error) {
+func NewNetPlayer(name string, net *torch.Net, game env.Game, base mcts.Config, mode mcts.Mode, simulations, maxBatch, workers int) (*NetPlayer, error) {
 	c := agent.EvalSearchConfig(simulations)
 	c.Mode = mode
 	c.LeavesInFlight = base.LeavesInFlight

@@ -6,7 +6,7 @@ import (
 
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 )
 
 // probe measures the network on a training batch: the mean entropy of its
@@ -19,7 +19,7 @@ type probe struct {
 	priors         []float32
 }
 
-func (p *probe) run(net mcts.Network, b data.Batch, n int, shape model.Shape) (entropy, accuracy float64, err error) {
+func (p *probe) run(net mcts.Network, b data.Batch, n int, shape torch.Shape) (entropy, accuracy float64, err error) {
 	na := shape.Actions
 	if len(p.logits) < n*na {
 		p.logits = make([]float32, n*na)

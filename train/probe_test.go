@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/data"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 )
 
 // constNet returns fixed logits and values for every position.
@@ -24,7 +24,7 @@ func (c constNet) Forward(obs []float32, n int, logits, values []float32) error 
 }
 
 func TestProbe(t *testing.T) {
-	shape := model.Shape{Planes: 1, Height: 1, Width: 1, Actions: 4}
+	shape := torch.Shape{Planes: 1, Height: 1, Width: 1, Actions: 4}
 	for _, tc := range []struct {
 		name         string
 		logits       []float32

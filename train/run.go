@@ -1,18 +1,14 @@
 package train
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -22,9 +18,8 @@ import (
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
@@ -142,212 +137,6 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 	return sum, nil
 }
 
-// resolveConfig loads the run's stored configuration or the given one,
-// writing it (and meta.json) for a new run.
-func resolveConfig(dir, path string) (Config, error) {
-	stored := filepath.Join(dir, ConfigFile)
-	_, statErr := os.Stat(stored)
-	switch {
-	case statErr == nil:
-		cfg, err := LoadConfig(stored)
-		if err != nil {
-			return Config{}, fmt.Errorf("train: the run's stored configuration: %w", err)
-		}
-		if path == "" {
-			return cfg, nil
-		}
-		given, err := LoadConfig(path)
-		if err != nil {
-			return Config{}, err
-		}
-		return resumeConfig(dir, cfg, given, path)
-	case errors.Is(statErr, fs.ErrNotExist):
-		if path == "" {
-			return Config{}, fmt.Errorf("train: %s has no %s: a new run needs a configuration file (-config)", dir, ConfigFile)
-		}
-		cfg, err := LoadConfig(path)
-		if err != nil {
-			return Config{}, err
-		}
-		text, err := cfg.Encode()
-		if err != nil {
-			return Config{}, err
-		}
-		header := fmt.Sprintf("# Effective configuration of this run (from %s, defaults filled in).\n", path)
-		if err := atomicfile.WriteFile(stored, append([]byte(header), text...), 0o644); err != nil {
-			return Config{}, fmt.Errorf("train: %w", err)
-		}
-		host, _ := os.Hostname()
-		meta, err := json.MarshalIndent(map[string]any{
-			"seed":       cfg.Seed,
-			"start_time": time.Now().UTC().Format(time.RFC3339),
-			"go_version": runtime.Version(),
-			"host":       host,
-			"config":     path,
-		}, "", "  ")
-		if err != nil {
-			return Config{}, fmt.Errorf("train: %w", err)
-		}
-		if err := atomicfile.WriteFile(filepath.Join(dir, MetaFile), append(meta, '\n'), 0o644); err != nil {
-			return Config{}, fmt.Errorf("train: %w", err)
-		}
-		return cfg, nil
-	default:
-		return Config{}, fmt.Errorf("train: %w", statErr)
-	}
-}
-
-// withAdjustable returns stored with the fields a resumed run may change
-// taken from given: the learning-rate schedule, the evaluation matches,
-// checkpoint retention, batching, self-play parallelism and cache, the
-// sparring partner and its share of the games, the share of the search's
-// root value in the value target, MCTS-Solver in the searches, threads,
-// the recipe's stages, the weight averaging and the run's agent. None of them changes what a
-// position, a game record or the network means, so the run stays one run
-// (the sparring games, like a schedule, change only which positions are
-// generated from then on; the value target is formed when a sample is
-// drawn, so its mix changes for every sample drawn from then on).
-func withAdjustable(stored, given Config) Config {
-	c := stored
-	c.Optimizer.Schedule = given.Optimizer.Schedule
-	c.Eval = given.Eval
-	c.Checkpoint = given.Checkpoint
-	c.Batcher = given.Batcher
-	c.SelfPlay.ParallelGames = given.SelfPlay.ParallelGames
-	c.SelfPlay.Workers = given.SelfPlay.Workers
-	c.SelfPlay.CacheSize = given.SelfPlay.CacheSize
-	c.SelfPlay.SparringAgent = given.SelfPlay.SparringAgent
-	c.SelfPlay.SparringFraction = given.SelfPlay.SparringFraction
-	c.Buffer.RootValueWeight = given.Buffer.RootValueWeight
-	c.Search.Solver = given.Search.Solver
-	c.Threads = given.Threads
-	c.Stages = given.Stages
-	c.Averaging = given.Averaging
-	c.Agent = given.Agent
-	return c
-}
-
-// resumeConfig checks a configuration given to resume the run in dir
-// against the run's stored one. Only adjustable fields (withAdjustable)
-// may differ; if some do, the run's config.yaml is replaced by the given
-// configuration and meta.json records the change (time, file, lines).
-func resumeConfig(dir string, stored, given Config, path string) (Config, error) {
-	storedPath := filepath.Join(dir, ConfigFile)
-	a, err := stored.Encode()
-	if err != nil {
-		return Config{}, err
-	}
-	b, err := given.Encode()
-	if err != nil {
-		return Config{}, err
-	}
-	fixed, err := withAdjustable(stored, given).Encode()
-	if err != nil {
-		return Config{}, err
-	}
-	if d := firstDifference(string(fixed), string(b)); d != "" {
-		return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); a resumed run may change only "+
-			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver, threads, stages, averaging and agent: "+
-			"resume without -config or use a new run directory", path, storedPath, d)
-	}
-	changes := changedLines(string(a), string(b))
-	if len(changes) == 0 {
-		return stored, nil
-	}
-	now := time.Now().UTC().Format(time.RFC3339)
-	metaPath := filepath.Join(dir, MetaFile)
-	meta := map[string]any{}
-	if raw, err := os.ReadFile(metaPath); err == nil {
-		if err := json.Unmarshal(raw, &meta); err != nil {
-			return Config{}, fmt.Errorf("train: %s: %w", metaPath, err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return Config{}, fmt.Errorf("train: %w", err)
-	}
-	history, _ := meta["config_changes"].([]any)
-	meta["config_changes"] = append(history, map[string]any{"time": now, "config": path, "changes": changes})
-	var text bytes.Buffer
-	enc := json.NewEncoder(&text)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(meta); err != nil {
-		return Config{}, fmt.Errorf("train: %w", err)
-	}
-	// meta.json first: a crash between the two writes leaves the change
-	// recorded but not applied, never applied but unrecorded.
-	if err := atomicfile.WriteFile(metaPath, text.Bytes(), 0o644); err != nil {
-		return Config{}, fmt.Errorf("train: %w", err)
-	}
-	header := fmt.Sprintf("# Effective configuration of this run (from %s at %s, defaults filled in;\n# earlier changes are listed in %s).\n", path, now, MetaFile)
-	if err := atomicfile.WriteFile(storedPath, append([]byte(header), b...), 0o644); err != nil {
-		return Config{}, fmt.Errorf("train: %w", err)
-	}
-	return given, nil
-}
-
-// changedLines lists the lines of two encodings of one configuration
-// that differ, as "line: stored -> given".
-func changedLines(a, b string) []string {
-	la, lb, idx := differingLines(a, b)
-	var out []string
-	for _, i := range idx {
-		_, xv, _ := strings.Cut(lineAt(la, i), ":")
-		_, yv, _ := strings.Cut(lineAt(lb, i), ":")
-		out = append(out, fmt.Sprintf("%s: %s -> %s", yamlKeyPath(lb, i), strings.TrimSpace(xv), strings.TrimSpace(yv)))
-	}
-	return out
-}
-
-// differingLines splits a and b into lines and returns them with the
-// indexes of the lines that differ (a line one text lacks counts as
-// empty).
-func differingLines(a, b string) (la, lb []string, idx []int) {
-	la, lb = strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range max(len(la), len(lb)) {
-		if lineAt(la, i) != lineAt(lb, i) {
-			idx = append(idx, i)
-		}
-	}
-	return la, lb, idx
-}
-
-// lineAt returns lines[i], or "" past the end.
-func lineAt(lines []string, i int) string {
-	if i < len(lines) {
-		return lines[i]
-	}
-	return ""
-}
-
-// yamlKeyPath names line i of an indented YAML document by the keys of
-// its enclosing mappings, e.g. "optimizer.schedule.kind".
-func yamlKeyPath(lines []string, i int) string {
-	if i >= len(lines) {
-		return fmt.Sprintf("line %d", i+1)
-	}
-	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
-	key := func(l string) string { k, _, _ := strings.Cut(strings.TrimSpace(l), ":"); return k }
-	path := []string{key(lines[i])}
-	for j, in := i-1, indent(lines[i]); j >= 0 && in > 0; j-- {
-		if strings.TrimSpace(lines[j]) != "" && indent(lines[j]) < in {
-			in = indent(lines[j])
-			path = append([]string{key(lines[j])}, path...)
-		}
-	}
-	return strings.Join(path, ".")
-}
-
-// firstDifference describes the first line where two texts differ, or
-// returns "" if they are equal.
-func firstDifference(a, b string) string {
-	la, lb, idx := differingLines(a, b)
-	if len(idx) == 0 {
-		return ""
-	}
-	i := idx[0]
-	return fmt.Sprintf("effective configuration line %d: stored %q, given %q", i+1, strings.TrimSpace(lineAt(la, i)), strings.TrimSpace(lineAt(lb, i)))
-}
-
 // trainer is one invocation of Run.
 type trainer struct {
 	cfg      Config
@@ -370,13 +159,13 @@ type trainer struct {
 	evaluations []neural.Evaluation
 
 	game    env.Game
-	shape   model.Shape
+	shape   torch.Shape
 	store   *gamestore.Store
 	buffer  *data.Buffer
 	ckpts   rundir.Checkpoints
 	metrics *rundir.Metrics
-	net     *model.Net
-	tr      *model.Trainer
+	net     *torch.Net
+	tr      *torch.Trainer
 	gen     *selfplay.Generator
 	state   State
 	resumed bool
@@ -385,7 +174,7 @@ type trainer struct {
 
 	// Scratch for training batches.
 	batch     data.Batch
-	mb        model.Batch
+	mb        torch.Batch
 	probe     probe
 	lastSaved int64
 
@@ -444,14 +233,14 @@ func (t *trainer) setup(ctx context.Context) error {
 		return err
 	}
 	if ok {
-		ck, err := model.Load(t.ckpts.Path(latest.Step), model.Expect{
+		ck, err := torch.Load(t.ckpts.Path(latest.Step), torch.Expect{
 			Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: t.shape, Config: &mcfg,
 		})
 		if err != nil {
 			return fmt.Errorf("train: resume: %w", err)
 		}
 		t.net = ck.Net
-		if t.tr, err = model.NewTrainer(t.net, cfg.Optimizer); err != nil {
+		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
 		if err := t.tr.Restore(ck); err != nil {
@@ -469,10 +258,10 @@ func (t *trainer) setup(ctx context.Context) error {
 		}
 		t.resumed = true
 	} else {
-		if t.net, err = model.New(mcfg, t.shape, cfg.Seed); err != nil {
+		if t.net, err = torch.New(mcfg, t.shape, cfg.Seed); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
-		if t.tr, err = model.NewTrainer(t.net, cfg.Optimizer); err != nil {
+		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
 		t.state = State{Seed: cfg.Seed}
@@ -544,7 +333,7 @@ func (t *trainer) setup(ctx context.Context) error {
 	if cfg.Buffer.ValueOnlyPositions {
 		t.batch.PolicyWeight = make([]float32, n)
 	}
-	t.mb = model.Batch{N: n, Obs: t.batch.Obs, Policy: t.batch.Policy, Value: t.batch.Value, Legal: make([]bool, n*na)}
+	t.mb = torch.Batch{N: n, Obs: t.batch.Obs, Policy: t.batch.Policy, Value: t.batch.Value, Legal: make([]bool, n*na)}
 
 	t.log.Info("ready", "resumed", t.resumed, "step", t.state.Step, "next_game", nextGame,
 		"shards", ls.Shards, "games_loaded", ls.Games, "positions_total", bs.TotalPositions,
@@ -780,9 +569,9 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 }
 
 // step samples a batch and takes one training step.
-func (t *trainer) step() (model.Losses, error) {
+func (t *trainer) step() (torch.Losses, error) {
 	if err := t.buffer.Sample(t.cfg.Train.BatchSize, &t.batch); err != nil {
-		return model.Losses{}, fmt.Errorf("train: sample: %w", err)
+		return torch.Losses{}, fmt.Errorf("train: sample: %w", err)
 	}
 	for i, m := range t.batch.Mask {
 		t.mb.Legal[i] = m != 0
@@ -802,8 +591,8 @@ func (t *trainer) save() error {
 	if err != nil {
 		return err
 	}
-	meta := model.Metadata{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Step: step, Seed: t.cfg.Seed, Config: text}
-	if err := model.Save(t.ckpts.Path(step), t.net, t.tr, meta); err != nil {
+	meta := torch.Metadata{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Step: step, Seed: t.cfg.Seed, Config: text}
+	if err := torch.Save(t.ckpts.Path(step), t.net, t.tr, meta); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	bs := t.buffer.Stats()
@@ -839,7 +628,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 	if avgPath := (rundir.Run{Dir: t.opts.Dir}).Average(); fileExists(avgPath) {
 		mcfg := cfg.Model.WithDefaults()
 		mcfg.Threads = cfg.Threads
-		ck, err := model.Load(avgPath, model.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
+		ck, err := torch.Load(avgPath, torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
 		if err != nil {
 			return fmt.Errorf("train: evaluation: %w", err)
 		}
@@ -930,7 +719,7 @@ func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64)
 	}
 	mcfg := t.cfg.Model.WithDefaults()
 	mcfg.Threads = t.cfg.Threads
-	ck, err := model.Load(t.ckpts.Path(prev), model.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
+	ck, err := torch.Load(t.ckpts.Path(prev), torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
 	if err != nil {
 		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation: %w", err)
 	}
@@ -1043,7 +832,7 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 // when there are several), cfg.Batcher's batching and cfg.SelfPlay's cache.
 // Call closeEval when the games are done: it stops the batcher and frees
 // the copies.
-func NewSelfPlayEvaluator(net *model.Net, game env.Game, cfg Config) (eval *selfplay.NetEvaluator, closeEval func(), err error) {
+func NewSelfPlayEvaluator(net *torch.Net, game env.Game, cfg Config) (eval *selfplay.NetEvaluator, closeEval func(), err error) {
 	nets, release, err := workerNets(net, cfg.SelfPlay.Workers)
 	if err != nil {
 		return nil, nil, fmt.Errorf("train: self-play networks: %w", err)
@@ -1059,7 +848,7 @@ func NewSelfPlayEvaluator(net *model.Net, game env.Game, cfg Config) (eval *self
 // workerNets returns the networks of a self-play batcher with workers
 // workers: net itself for one worker; otherwise that many single-threaded
 // copies of net, freed by release (after the batcher is closed).
-func workerNets(net *model.Net, workers int) (nets []mcts.Network, release func(), err error) {
+func workerNets(net *torch.Net, workers int) (nets []mcts.Network, release func(), err error) {
 	if workers <= 1 {
 		return []mcts.Network{net}, func() {}, nil
 	}

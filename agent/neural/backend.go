@@ -15,7 +15,7 @@ const (
 	// libtorch in the process, which stays small (the course's 100 MB),
 	// and on one core it is as fast as libtorch for these small networks.
 	BackendGo = "go"
-	// BackendLibtorch evaluates with package model (libtorch), as
+	// BackendLibtorch evaluates with package model/torch (libtorch), as
 	// training does. It is not available in a -tags nonet build.
 	BackendLibtorch = "libtorch"
 )

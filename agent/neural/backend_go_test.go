@@ -16,7 +16,7 @@ import (
 )
 
 // writePureCheckpoint writes a checkpoint of a random tinyConfig network
-// for game without libtorch (package ckpt only), as model.Save would.
+// for game without libtorch (package ckpt only), as torch.Save would.
 func writePureCheckpoint(t *testing.T, path string, game env.Game) {
 	t.Helper()
 	cfg := tinyConfig.WithDefaults()

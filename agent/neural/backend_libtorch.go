@@ -7,14 +7,14 @@ import (
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
 	"github.com/zerokit/zerokit/model/ckpt"
+	"github.com/zerokit/zerokit/model/torch"
 )
 
-// torchNet is a backendNet of package model (libtorch). Its workers are
+// torchNet is a backendNet of package model/torch (libtorch). Its workers are
 // single-threaded copies: one multi-threaded network serialises its calls.
 type torchNet struct {
-	*model.Net
+	*torch.Net
 	owned bool // close frees Net
 }
 
@@ -43,9 +43,9 @@ func (t torchNet) close() {
 	}
 }
 
-// openLibtorch is openGo with package model's network.
+// openLibtorch is openGo with package model/torch's network.
 func openLibtorch(path string, want ckpt.Expect) (backendNet, *ckpt.Header, error) {
-	ck, err := model.Load(path, want)
+	ck, err := torch.Load(path, want)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,7 +67,7 @@ func (t torchNet) withBoard(height, width int) (backendNet, error) {
 // DefaultSettings. The network must fit game. Close stops the batchers
 // but leaves net to the caller; net must not be trained while agents
 // search with it.
-func Wrap(net *model.Net, game env.Game, name string, opts Options) (*Network, error) {
+func Wrap(net *torch.Net, game env.Game, name string, opts Options) (*Network, error) {
 	if want := ShapeOf(game); net.Shape() != want {
 		return nil, fmt.Errorf("network %s: shape %s does not fit game %s (%s)", name, net.Shape(), game.Name(), want)
 	}

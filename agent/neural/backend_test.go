@@ -11,7 +11,7 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/env/wyb"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 )
 
 // TestBackendsAgree loads one checkpoint with both backends and checks
@@ -30,10 +30,10 @@ func TestBackendsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	spatial := tinyConfig
-	spatial.PolicyHead = model.PolicySpatial
+	spatial.PolicyHead = torch.PolicySpatial
 	wybPath, sqPath := filepath.Join(dir, "wyb.ckpt"), filepath.Join(dir, "sq6.ckpt")
-	writeCheckpoint(t, wybPath, w, tinyConfig, model.Metadata{})
-	writeCheckpoint(t, sqPath, sq6, spatial, model.Metadata{})
+	writeCheckpoint(t, wybPath, w, tinyConfig, torch.Metadata{})
+	writeCheckpoint(t, sqPath, sq6, spatial, torch.Metadata{})
 
 	cases := []struct {
 		name string

@@ -11,7 +11,7 @@ import (
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/wyb"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 )
 
 // BenchmarkAct measures one move of an untrained default-size network on
@@ -23,7 +23,7 @@ import (
 func BenchmarkAct(b *testing.B) {
 	game := wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
 	path := filepath.Join(b.TempDir(), "default.ckpt")
-	writeCheckpoint(b, path, game, model.DefaultConfig(), model.Metadata{})
+	writeCheckpoint(b, path, game, torch.DefaultConfig(), torch.Metadata{})
 	n, err := Load(path, game, Options{})
 	if err != nil {
 		b.Fatal(err)

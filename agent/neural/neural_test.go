@@ -21,15 +21,15 @@ import (
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
 )
 
 // writeCheckpoint saves an untrained tiny network for game at path, with
 // metadata meta (Game and EncodingVersion default to game's).
-func writeCheckpoint(t testing.TB, path string, game env.Game, cfg model.Config, meta model.Metadata) {
+func writeCheckpoint(t testing.TB, path string, game env.Game, cfg torch.Config, meta torch.Metadata) {
 	t.Helper()
-	net, err := model.New(cfg, ShapeOf(game), 1)
+	net, err := torch.New(cfg, ShapeOf(game), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func writeCheckpoint(t testing.TB, path string, game env.Game, cfg model.Config,
 	if meta.EncodingVersion == 0 {
 		meta.EncodingVersion = game.EncodingVersion()
 	}
-	if err := model.Save(path, net, nil, meta); err != nil {
+	if err := torch.Save(path, net, nil, meta); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -73,7 +73,7 @@ func TestPlaysLegalGames(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.game.Name()+"-"+string(tc.settings.Mode), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "net.ckpt")
-			writeCheckpoint(t, path, tc.game, tinyConfig, model.Metadata{Step: 5})
+			writeCheckpoint(t, path, tc.game, tinyConfig, torch.Metadata{Step: 5})
 			n, err := Load(path, tc.game, Options{Concurrency: 2, Workers: tc.workers})
 			if err != nil {
 				t.Fatal(err)
@@ -109,7 +109,7 @@ func TestPlaysLegalGames(t *testing.T) {
 func TestTimeBudget(t *testing.T) {
 	game := wyb.New(wyb.Options{})
 	path := filepath.Join(t.TempDir(), "net.ckpt")
-	writeCheckpoint(t, path, game, tinyConfig, model.Metadata{})
+	writeCheckpoint(t, path, game, tinyConfig, torch.Metadata{})
 	n := loadNet(t, path, game)
 	s := DefaultSettings()
 	s.Simulations, s.MoveTime = 0, Duration(300*time.Millisecond)
@@ -152,7 +152,7 @@ func TestLoadSources(t *testing.T) {
 	dir := t.TempDir()
 	game := wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
 	ckpt := filepath.Join(dir, "wyb.ckpt")
-	writeCheckpoint(t, ckpt, game, tinyConfig, model.Metadata{Step: 42, Seed: 9})
+	writeCheckpoint(t, ckpt, game, tinyConfig, torch.Metadata{Step: 42, Seed: 9})
 
 	// A run directory loads its latest checkpoint.
 	run := filepath.Join(dir, "run")
@@ -162,7 +162,7 @@ func TestLoadSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, step := range []int64{10, 20} {
-		writeCheckpoint(t, cks.Path(step), game, tinyConfig, model.Metadata{Step: step})
+		writeCheckpoint(t, cks.Path(step), game, tinyConfig, torch.Metadata{Step: step})
 		if err := os.WriteFile(cks.StatePath(step), []byte("{}"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -174,9 +174,9 @@ func TestLoadSources(t *testing.T) {
 	sq6, _ := squatter.New(6)
 	sq8, _ := squatter.New(8)
 	spatial := tinyConfig
-	spatial.PolicyHead = model.PolicySpatial
+	spatial.PolicyHead = torch.PolicySpatial
 	sqPath := filepath.Join(dir, "sq6.ckpt")
-	writeCheckpoint(t, sqPath, sq6, spatial, model.Metadata{})
+	writeCheckpoint(t, sqPath, sq6, spatial, torch.Metadata{})
 
 	tests := []struct {
 		path     string
@@ -208,11 +208,11 @@ func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	game := wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
 	ttt := filepath.Join(dir, "ttt.ckpt")
-	writeCheckpoint(t, ttt, tictactoe.New(), tinyConfig, model.Metadata{})
+	writeCheckpoint(t, ttt, tictactoe.New(), tinyConfig, torch.Metadata{})
 	oldEnc := filepath.Join(dir, "old.ckpt")
-	writeCheckpoint(t, oldEnc, game, tinyConfig, model.Metadata{EncodingVersion: game.EncodingVersion() + 1})
+	writeCheckpoint(t, oldEnc, game, tinyConfig, torch.Metadata{EncodingVersion: game.EncodingVersion() + 1})
 	good := filepath.Join(dir, "good.ckpt")
-	writeCheckpoint(t, good, game, tinyConfig, model.Metadata{})
+	writeCheckpoint(t, good, game, tinyConfig, torch.Metadata{})
 	b, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func TestLoadErrors(t *testing.T) {
 	sq6, _ := squatter.New(6)
 	sq8, _ := squatter.New(8)
 	dense := filepath.Join(dir, "sq6-dense.ckpt")
-	writeCheckpoint(t, dense, sq6, tinyConfig, model.Metadata{})
+	writeCheckpoint(t, dense, sq6, tinyConfig, torch.Metadata{})
 	empty := filepath.Join(dir, "emptydir")
 	if err := os.Mkdir(empty, 0o755); err != nil {
 		t.Fatal(err)
@@ -259,7 +259,7 @@ func TestSpecKind(t *testing.T) {
 	dir := t.TempDir()
 	game := wyb.New(wyb.Options{})
 	ckpt := filepath.Join(dir, "net.ckpt")
-	writeCheckpoint(t, ckpt, game, tinyConfig, model.Metadata{Step: 3})
+	writeCheckpoint(t, ckpt, game, tinyConfig, torch.Metadata{Step: 3})
 	pool := NewPool(Options{})
 	defer pool.Close()
 	reg := spec.Default()
@@ -378,7 +378,7 @@ func TestSettingsValidate(t *testing.T) {
 // TestWrap serves agents from a network in memory and leaves it open.
 func TestWrap(t *testing.T) {
 	game := tictactoe.New()
-	net, err := model.New(tinyConfig, ShapeOf(game), 1)
+	net, err := torch.New(tinyConfig, ShapeOf(game), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestEvaluatorSymmetries(t *testing.T) {
 		t.Fatalf("WYB search symmetries: %d", len(got))
 	}
 	ckpt := filepath.Join(t.TempDir(), "net.ckpt")
-	writeCheckpoint(t, ckpt, game, tinyConfig, model.Metadata{Step: 3})
+	writeCheckpoint(t, ckpt, game, tinyConfig, torch.Metadata{Step: 3})
 	n, err := Load(ckpt, game, Options{})
 	if err != nil {
 		t.Fatal(err)

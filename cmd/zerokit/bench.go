@@ -5,8 +5,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"time"
 
@@ -27,20 +25,11 @@ flags:
 
 // runBench implements "zerokit bench".
 func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, benchUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("bench", benchUsage, stderr)
 	configPath := fs.String("config", "", "configuration `file` (default: the built-in defaults)")
 	seconds := fs.Float64("seconds", 20, "duration of each measurement in `seconds`")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *seconds <= 0 {
 		return errors.New("-seconds must be positive")

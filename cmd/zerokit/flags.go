@@ -38,12 +38,14 @@ func newSpecFlagSet(name, usage string, stderr io.Writer) (*flag.FlagSet, error)
 	return newFlagSet(name, withSpecHelp(usage, reg.Help()), stderr), nil
 }
 
-// parseFlags parses args into fs, for a command that takes flags only.
+// parseFlags parses args into fs, for a command that takes flags only:
+// arguments left over print the usage and are an error.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
+		fs.Usage()
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	return nil

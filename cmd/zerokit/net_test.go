@@ -17,21 +17,21 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
 )
 
 // writeTinyCheckpoint saves a freshly initialised small network for game.
 func writeTinyCheckpoint(t *testing.T, path string, game env.Game, step int64) {
 	t.Helper()
-	cfg := model.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
-	net, err := model.New(cfg, neural.ShapeOf(game), uint64(step)+1)
+	cfg := torch.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
+	net, err := torch.New(cfg, neural.ShapeOf(game), uint64(step)+1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer net.Close()
-	meta := model.Metadata{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Step: step, Seed: 3}
-	if err := model.Save(path, net, nil, meta); err != nil {
+	meta := torch.Metadata{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Step: step, Seed: 3}
+	if err := torch.Save(path, net, nil, meta); err != nil {
 		t.Fatal(err)
 	}
 }

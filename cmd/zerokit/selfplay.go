@@ -5,13 +5,12 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
 	"github.com/zerokit/zerokit/train"
@@ -32,12 +31,7 @@ flags:
 
 // runSelfplay implements "zerokit selfplay".
 func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, selfplayUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("selfplay", selfplayUsage, stderr)
 	ckptPath := fs.String("checkpoint", "", "checkpoint `file`, or a training run directory (its latest checkpoint)")
 	nGames := fs.Int("games", 0, "number of `games` to play")
 	out := fs.String("out", "", "output `directory`")
@@ -47,12 +41,8 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	sims := fs.Int("sims", 0, "simulations per full search (0: the configuration's)")
 	worker := fs.Int("worker", 0, "worker `id` recorded in the games")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *ckptPath == "" || *out == "" || *nGames <= 0 {
 		fs.Usage()
@@ -65,7 +55,7 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	ck, err := model.Load(path, model.Expect{})
+	ck, err := torch.Load(path, torch.Expect{})
 	if err != nil {
 		return err
 	}
@@ -96,7 +86,7 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	}
 	mcfg := ck.Net.Config()
 	mcfg.Threads = cfg.Threads
-	ck, err = model.Load(path, model.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: train.ShapeOf(game), Config: &mcfg})
+	ck, err = torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: train.ShapeOf(game), Config: &mcfg})
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os/exec"
@@ -43,24 +42,15 @@ flags:
 
 // runTrain implements "zerokit train".
 func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, trainUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("train", trainUsage, stderr)
 	configPath := fs.String("config", "", "configuration `file` (YAML); optional when resuming")
 	runDir := fs.String("run", "", "run `directory` (created if needed)")
 	maxMinutes := fs.Float64("max-minutes", 0, "stop after this many `minutes` of wall time (0: no limit)")
 	maxSteps := fs.Int64("max-steps", 0, "stop when the run reaches this training `step` (0: no limit)")
 	quiet := fs.Bool("quiet", false, "no progress bars (they are drawn only on a terminal anyway)")
 	defaults := fs.Bool("defaults", false, "print the default configuration and exit")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if *defaults {
 		text, err := train.DefaultConfig().Encode()

@@ -1,9 +1,9 @@
-// Package arch describes the networks of package model without computing
+// Package arch describes the networks of package model/torch without computing
 // anything: the architecture (Config), what a network maps (Shape), and the
 // names, shapes and order of its tensors (Layout). It is pure Go, so that
 // code which only reads or checks checkpoints, or evaluates networks in pure
-// Go (package model/gonet), need not link libtorch. Package model re-exports
-// its types (model.Config, model.Shape).
+// Go (package model/gonet), need not link libtorch. Package model/torch re-exports
+// its types (torch.Config, torch.Shape).
 package arch
 
 import (

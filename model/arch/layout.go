@@ -72,7 +72,7 @@ type Block struct {
 // order of checkpoints and of the optimizer), with the position in Tensors
 // of each layer's tensors; a position is -1 when the network has no such
 // layer. It is the one description of the network's parameters that
-// package model (libtorch) and package model/gonet (pure Go) share.
+// package model/torch (libtorch) and package model/gonet (pure Go) share.
 //
 // The network it describes, for observations x of (N, Planes, H, W):
 //

@@ -1,6 +1,6 @@
 // Package ckpt reads and writes zerokit checkpoint files in pure Go: the
 // network's architecture and shape, its named float32 tensors, optional
-// optimizer state and metadata. Package model saves and loads its networks
+// optimizer state and metadata. Package model/torch saves and loads its networks
 // through it; package model/gonet evaluates them without libtorch.
 //
 // A checkpoint is a zip archive (entries stored uncompressed) with
@@ -63,7 +63,7 @@ type TensorRecord struct {
 
 // OptimizerRecord describes the optimizer state saved with a checkpoint.
 type OptimizerRecord struct {
-	// Config is the optimizer's configuration (package model's
+	// Config is the optimizer's configuration (package model/torch's
 	// TrainConfig), kept as raw JSON: this package does not interpret it.
 	Config json.RawMessage `json:"config"`
 	// Step is the optimizer's step count.

@@ -27,7 +27,7 @@ func gemmGonum(m, n, k int, a []float32, lda int, b []float32, ldb int, c []floa
 // default training network (configs/wyb.yaml: 3 blocks of 32 channels,
 // dense head), run with the kernel in use ("auto": assembly if the CPU has
 // AVX2 and FMA), the plain Go one and gonum's blas32; "default" (6x64) and
-// "small" (4x48) are model.DefaultConfig and model.SmallConfig, as in
+// "small" (4x48) are torch.DefaultConfig and torch.SmallConfig, as in
 // model's BenchmarkForward.
 //
 //	go test ./model/gonet -run '^$' -bench Forward -cpu 1 -benchtime 1s

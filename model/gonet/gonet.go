@@ -1,7 +1,7 @@
-// Package gonet evaluates the networks of package model in pure Go: no cgo
+// Package gonet evaluates the networks of package model/torch in pure Go: no cgo
 // and no libtorch, so that a process that only plays (an exported agent)
-// stays small. It reads checkpoints written by model.Save (through package
-// model/ckpt) and computes what model.Net.Forward computes in evaluation
+// stays small. It reads checkpoints written by torch.Save (through package
+// model/ckpt) and computes what torch.Net.Forward computes in evaluation
 // mode (batch norm with its running statistics), to within float32
 // rounding.
 //
@@ -32,7 +32,7 @@ type Net struct {
 	shape arch.Shape
 }
 
-// Load reads the checkpoint at path (written by model.Save) and returns its
+// Load reads the checkpoint at path (written by torch.Save) and returns its
 // network for the shape it was saved with. Errors name the file and the
 // problem. The checkpoint's metadata (game, encoding version) is not
 // checked: read it with ckpt.ReadFile and use FromCheckpoint to check it.
@@ -139,7 +139,7 @@ func (n *Net) Config() arch.Config {
 func (n *Net) Shape() arch.Shape { return n.shape }
 
 // NumParams returns the number of trained values of the checkpoint's
-// network (batch norm running statistics excluded), as model.Net.NumParams.
+// network (batch norm running statistics excluded), as torch.Net.NumParams.
 func (n *Net) NumParams() int {
 	if n.w == nil {
 		return 0
@@ -148,7 +148,7 @@ func (n *Net) NumParams() int {
 }
 
 // WithBoard returns a view of a spatial-policy network for another board
-// size, like model.Net.WithBoard: it shares the weights with n and maps
+// size, like torch.Net.WithBoard: it shares the weights with n and maps
 // Planes x height x width observations to PolicyPlanes*height*width + extra
 // actions, where extra is n's number of non-spatial actions.
 func (n *Net) WithBoard(height, width int) (*Net, error) {
@@ -175,7 +175,7 @@ var chunkCells = 256
 // Forward evaluates count observations stored contiguously in obs (count *
 // Shape().Size() values) and writes count * Shape().Actions policy logits
 // into logits and count values in [-1, 1] into values, like
-// model.Net.Forward. It implements mcts.Network. It returns an error, and
+// torch.Net.Forward. It implements mcts.Network. It returns an error, and
 // writes nothing, when count is not positive or a slice is too short.
 func (n *Net) Forward(obs []float32, count int, logits, values []float32) error {
 	if n == nil || n.w == nil {

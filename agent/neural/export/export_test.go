@@ -15,23 +15,23 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
-	"github.com/zerokit/zerokit/model"
+	"github.com/zerokit/zerokit/model/torch"
 )
 
-var tinyConfig = model.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
+var tinyConfig = torch.Config{Blocks: 1, Channels: 8, PolicyChannels: 2, ValueChannels: 2, ValueHidden: 8}
 
 var trainingWYB = wyb.New(wyb.Options{TurnLimit: wyb.DefaultTurnLimit})
 
 // writeCheckpoint saves an untrained tiny network for game, with optimizer
 // state as a training run's checkpoints have.
-func writeCheckpoint(t testing.TB, path string, game env.Game, meta model.Metadata) {
+func writeCheckpoint(t testing.TB, path string, game env.Game, meta torch.Metadata) {
 	t.Helper()
-	net, err := model.New(tinyConfig, neural.ShapeOf(game), 1)
+	net, err := torch.New(tinyConfig, neural.ShapeOf(game), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer net.Close()
-	tr, err := model.NewTrainer(net, model.DefaultTrainConfig())
+	tr, err := torch.NewTrainer(net, torch.DefaultTrainConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func writeCheckpoint(t testing.TB, path string, game env.Game, meta model.Metada
 	if meta.EncodingVersion == 0 {
 		meta.EncodingVersion = game.EncodingVersion()
 	}
-	if err := model.Save(path, net, tr, meta); err != nil {
+	if err := torch.Save(path, net, tr, meta); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -56,7 +56,7 @@ func settings(sims int) neural.Settings {
 func TestExportRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, "step-000000012.ckpt")
-	writeCheckpoint(t, ckpt, trainingWYB, model.Metadata{Step: 12, Seed: 77, Config: []byte("run: config\n")})
+	writeCheckpoint(t, ckpt, trainingWYB, torch.Metadata{Step: 12, Seed: 77, Config: []byte("run: config\n")})
 	out := filepath.Join(dir, "our_agent")
 	created := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	search := settings(24)
@@ -146,7 +146,7 @@ func TestExportReplace(t *testing.T) {
 	out := filepath.Join(dir, "agent")
 	for i, step := range []int64{1, 2} {
 		ckpt := filepath.Join(dir, "c.ckpt")
-		writeCheckpoint(t, ckpt, trainingWYB, model.Metadata{Step: step})
+		writeCheckpoint(t, ckpt, trainingWYB, torch.Metadata{Step: step})
 		_, err := Export(Options{Checkpoint: ckpt, Out: out, Search: settings(8)})
 		if i == 1 {
 			if err == nil || !strings.Contains(err.Error(), "exists (use -force") {
@@ -171,11 +171,11 @@ func TestExportReplace(t *testing.T) {
 func TestExportErrors(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.ckpt")
-	writeCheckpoint(t, good, trainingWYB, model.Metadata{})
+	writeCheckpoint(t, good, trainingWYB, torch.Metadata{})
 	chess := filepath.Join(dir, "chess.ckpt")
-	writeCheckpoint(t, chess, trainingWYB, model.Metadata{Game: "chess"})
+	writeCheckpoint(t, chess, trainingWYB, torch.Metadata{Game: "chess"})
 	future := filepath.Join(dir, "future.ckpt")
-	writeCheckpoint(t, future, trainingWYB, model.Metadata{EncodingVersion: 99})
+	writeCheckpoint(t, future, trainingWYB, torch.Metadata{EncodingVersion: 99})
 	tests := []struct {
 		name string
 		opts Options
@@ -204,9 +204,9 @@ func TestExportErrors(t *testing.T) {
 func TestBundleRejected(t *testing.T) {
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, "c.ckpt")
-	writeCheckpoint(t, ckpt, trainingWYB, model.Metadata{})
+	writeCheckpoint(t, ckpt, trainingWYB, torch.Metadata{})
 	tttCkpt := filepath.Join(dir, "ttt.ckpt")
-	writeCheckpoint(t, tttCkpt, tictactoe.New(), model.Metadata{})
+	writeCheckpoint(t, tttCkpt, tictactoe.New(), torch.Metadata{})
 	fresh := func(t *testing.T, from string) string {
 		out := filepath.Join(t.TempDir(), "agent")
 		if _, err := Export(Options{Checkpoint: from, Out: out, Search: settings(8)}); err != nil {

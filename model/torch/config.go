@@ -1,4 +1,4 @@
-// Package model is the policy/value network: an AlphaZero/KataGo-style
+// Package torch is the policy/value network: an AlphaZero/KataGo-style
 // residual tower on libtorch (through a patched gotch, see scripts/setup.sh),
 // with batched inference (it implements mcts.Network), training steps, and
 // checkpoints.
@@ -24,7 +24,7 @@
 // uses: model/arch (Config, Shape and the tensor layout), model/ckpt (the
 // checkpoint file format) and model/gonet (a pure-Go forward pass over a
 // checkpoint, for processes that must stay small).
-package model
+package torch
 
 import "github.com/zerokit/zerokit/model/arch"
 

@@ -2,7 +2,7 @@
 
 // Package torchref is the network's forward pass written directly in C++
 // against libtorch, used only by model's overhead benchmark to measure what
-// the Go side of model.Net.Forward adds. It is built only with the torchref
+// the Go side of torch.Net.Forward adds. It is built only with the torchref
 // tag (its C++ file takes a minute to compile):
 //
 //	go test ./model/ -tags torchref -run '^$' -bench Overhead

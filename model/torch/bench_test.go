@@ -1,4 +1,4 @@
-package model
+package torch
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 // wybShape is Watch Your Back!'s observation and action space (11 planes of
-// 8x8, 577 actions); the model package does not import the game.
+// 8x8, 577 actions); package model/torch does not import the game.
 var wybShape = Shape{Planes: 15, Height: 8, Width: 8, Actions: 577}
 
 var benchArchs = []struct {

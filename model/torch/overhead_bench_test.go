@@ -1,6 +1,6 @@
 //go:build torchref
 
-package model
+package torch
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"unsafe"
 
 	lib "github.com/sugarme/gotch/libtch"
-	"github.com/zerokit/zerokit/model/internal/torchref"
+	"github.com/zerokit/zerokit/model/torch/internal/torchref"
 )
 
 // refNet wraps n's parameters for the C++ reference forward pass.
