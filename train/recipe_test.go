@@ -84,7 +84,7 @@ agent:
 	}
 
 	out := stderr.String()
-	for _, want := range []string{`stage "plain" at step 0`, `stage "sparring" at step`, "sparring greedy in 50% of the games", "-avg"} {
+	for _, want := range []string{`stage "plain" at step 0`, `stage "sparring" at step`, "sparring greedy in 50% of the games", "-avg", "[sparring]: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, out)
 		}

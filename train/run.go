@@ -789,8 +789,12 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 	if t.stage != "" {
 		line["stage"] = t.stage
 	}
-	msg := fmt.Sprintf("it %d step %d: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
-		t.state.Iteration, t.state.Step, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
+	stage := ""
+	if t.stage != "" {
+		stage = " [" + t.stage + "]"
+	}
+	msg := fmt.Sprintf("it %d step %d%s: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
+		t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
 		sp.MeanLength(), 100*p0, 100*p1, 100*dr, sp.Eval.MeanBatch(), 100*sp.ForwardShare())
 	if s := sp.Sparring; s.Games > 0 {
 		line["sparring_games"] = s.Games
