@@ -183,6 +183,20 @@ func (b *Buffer) Add(rec *Record) error {
 	return nil
 }
 
+// SetRootValueWeight changes the share of the search's root value in the
+// value targets of every sample drawn from now on (see
+// BufferConfig.RootValueWeight): a training recipe's stage may change it
+// during a run. Not to be called while Sample runs.
+func (b *Buffer) SetRootValueWeight(w float64) error {
+	if !(w >= 0 && w <= 1) {
+		return fmt.Errorf("data: buffer: root_value_weight is %v, want a value in [0, 1]", w)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cfg.RootValueWeight = w
+	return nil
+}
+
 // sampleable reports whether a move is drawn by Sample.
 func (b *Buffer) sampleable(m *Move) bool { return m.Full || b.cfg.ValueOnlyPositions }
 

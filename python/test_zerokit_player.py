@@ -138,6 +138,46 @@ class TestPlayer(testsupport.AdapterTestCase):
         with self.assertRaises(TypeError):
             p.action('2')
 
+    def test_usage_is_measured_and_logged(self):
+        log = os.path.join(self.tmp.name, 'usage-{colour}-{module}.json')
+        os.environ['ZEROKIT_USAGE_LOG'] = log
+        p = zp.Player('white')
+        self.addCleanup(p.close)
+        p.action(0)
+        path = log.replace('{colour}', 'white').replace('{module}',
+                                                        zp.__name__)
+        with open(path) as f:
+            report = json.load(f)
+        self.assertEqual(report['calls'], 2)
+        self.assertTrue(report['measured_child'])
+        self.assertGreater(report['child_peak_mb'], 1)
+        self.assertLess(report['peak_memory_mb'], 100)
+        self.assertGreaterEqual(report['cpu_seconds'],
+                                report['child_cpu_seconds'])
+        self.assertIsNone(report['exceeded'])
+        self.assertIn('peak memory', p.usage.summary())
+
+    def test_over_the_limits_raises(self):
+        os.environ['ZEROKIT_MEMORY_LIMIT'] = '0.5'
+        with self.assertRaisesRegex(zp.ZerokitResourceError,
+                                    r'white\) used .* MB of memory at its '
+                                    r'peak, over the limit of 0.5 MB'):
+            zp.Player('white')
+        os.environ['ZEROKIT_MEMORY_LIMIT'] = '0'
+        os.environ['ZEROKIT_CPU_LIMIT'] = '1e-9'
+        p = zp.Player.__new__(zp.Player)
+        with self.assertRaisesRegex(zp.ZerokitResourceError,
+                                    'of CPU, over the limit of 1e-09 s'):
+            p.__init__('black')
+
+    def test_bad_limits(self):
+        for value in ('-1', 'x', 'nan'):
+            with self.subTest(value=value), \
+                    mock.patch.dict(os.environ, {'ZEROKIT_CPU_LIMIT': value}):
+                with self.assertRaisesRegex(zp.ZerokitConfigError,
+                                            'ZEROKIT_CPU_LIMIT'):
+                    zp.load_config()
+
     def test_bad_colour(self):
         with self.assertRaises(ValueError):
             zp.Player('red')

@@ -16,4 +16,6 @@
 //	games/            self-play games (package selfplay/gamestore)
 //	metrics.jsonl     one JSON object per iteration and per evaluation
 //	train.log         the log (log/slog text)
+//	average.ckpt      the running mean of the weights (when the run averages)
+//	agent/            the run's exported agent, refreshed at every checkpoint
 package rundir

@@ -17,6 +17,14 @@ const (
 	GamesDir       = "games"
 )
 
+// RunAgent is the exported agent inside a training run directory, which
+// the run keeps fresh: a run directory played as a network plays it.
+const RunAgent = "agent"
+
+// AverageFile is the running mean of a run's weights (a checkpoint without
+// optimizer state), kept by runs that average their weights.
+const AverageFile = "average.ckpt"
+
 // AgentManifest is the file that makes a directory an exported agent: its
 // manifest (package agent/neural reads and writes it).
 const AgentManifest = "agent.json"
@@ -38,6 +46,12 @@ func (r Run) Metrics() string { return filepath.Join(r.Dir, MetricsFile) }
 
 // Log is the run's log file.
 func (r Run) Log() string { return filepath.Join(r.Dir, LogFile) }
+
+// Agent is the run's exported agent directory.
+func (r Run) Agent() string { return filepath.Join(r.Dir, RunAgent) }
+
+// Average is the run's running mean of the weights.
+func (r Run) Average() string { return filepath.Join(r.Dir, AverageFile) }
 
 // Games is the run's self-play game directory.
 func (r Run) Games() string { return filepath.Join(r.Dir, GamesDir) }

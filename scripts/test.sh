@@ -7,4 +7,4 @@ export PATH="$PATH:/usr/local/go/bin"
 ./scripts/setup.sh
 go test -count=1 -timeout 20m ./...
 # The play-only build: no libtorch and no cgo at all (pure-Go network).
-CGO_ENABLED=0 go test -count=1 -tags nonet ./agent/... ./model/arch ./model/ckpt ./model/gonet
+CGO_ENABLED=0 go test -count=1 -tags nonet ./agent/... ./agents ./model/arch ./model/ckpt ./model/gonet

@@ -136,6 +136,24 @@ func NewGenerator(game env.Game, cfg Config, opts Options) (*Generator, error) {
 	}, nil
 }
 
+// SetSparring changes the sparring partner (agent, its share fraction of
+// the games, and build, its builder; see Config.SparringAgent) for the
+// games started from now on; games in flight keep the opponent they have.
+// A training recipe's stage changes it during a run. Not to be called
+// while Run runs.
+func (g *Generator) SetSparring(agent string, fraction float64, build func(seed uint64) (Opponent, error)) error {
+	c := g.cfg
+	c.SparringAgent, c.SparringFraction = agent, fraction
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if fraction > 0 && build == nil {
+		return fmt.Errorf("selfplay: sparring_fraction %v with no way to build the sparring partner %q", fraction, agent)
+	}
+	g.cfg, g.opts.Sparring = c, build
+	return nil
+}
+
 // NextGame is the index the next new game will get.
 func (g *Generator) NextGame() int64 { return g.next }
 

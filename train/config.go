@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -49,6 +50,13 @@ type Config struct {
 	Checkpoint CheckpointConfig `yaml:"checkpoint"`
 	// Eval sets the periodic evaluation matches.
 	Eval EvalConfig `yaml:"eval"`
+	// Stages is the run's recipe: settings that change at given training
+	// steps (a sparring partner from some step on, say). None by default.
+	Stages []Stage `yaml:"stages"`
+	// Averaging keeps a running mean of the weights as the run trains.
+	Averaging AveragingConfig `yaml:"averaging"`
+	// Agent sets the run's ready-to-play agent, RUN/agent.
+	Agent AgentConfig `yaml:"agent"`
 	// Seed is the run seed: network initialisation, game seeds and
 	// sampling derive from it. Default 1.
 	Seed uint64 `yaml:"seed"`
@@ -139,8 +147,11 @@ func DefaultConfig() Config {
 	m := torch.DefaultConfig()
 	m.Blocks, m.Channels, m.PolicyChannels, m.ValueChannels, m.ValueHidden = 3, 32, 4, 16, 64
 	opt := torch.DefaultTrainConfig()
+	opt.Schedule.Kind = "step"
 	opt.Schedule.LearningRate = 0.002
 	opt.Schedule.WarmupSteps = 100
+	opt.Schedule.StepEvery = 50000
+	opt.Schedule.StepFactor = 0.25
 	opt.WeightDecay = 1e-4
 	opt.GradClipNorm = 5
 	buf := data.DefaultBufferConfig()
@@ -174,38 +185,45 @@ func DefaultConfig() Config {
 			OpeningMoves:  2,
 			ParallelGames: 16,
 		},
-		Seed:    1,
-		Threads: 2,
+		// The recipe (see configs/wyb.yaml): plain self-play, then a
+		// sparring partner, and a running mean of the weights.
+		Stages: []Stage{
+			{Name: "selfplay"},
+			{Name: "sparring", FromStep: 10000, SparringAgent: ptr("alphabeta:depth=3,tt=16"), SparringFraction: ptr(0.25),
+				EvalOpponents: []string{PreviousOpponent, "alphabeta:depth=3"}},
+		},
+		Averaging: AveragingConfig{FromStep: 30000, Every: 1000},
+		Agent:     DefaultAgentConfig(),
+		Seed:      1,
+		Threads:   2,
 	}
 }
 
 // LoadConfig reads a configuration file strictly on top of DefaultConfig
 // and validates it. Errors name the file and, for YAML problems, the line.
 func LoadConfig(path string) (Config, error) {
-	cfg := DefaultConfig()
-	// A list in the file replaces the default list rather than merging.
-	cfg.Eval.Opponents = nil
-	if err := strictyaml.DecodeFile(path, &cfg); err != nil {
-		return Config{}, err
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
 	}
-	if cfg.Eval.Opponents == nil {
-		cfg.Eval.Opponents = DefaultConfig().Eval.Opponents
-	}
-	if err := cfg.Validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return cfg, nil
+	return ParseConfig(path, text)
 }
 
 // ParseConfig is LoadConfig for YAML text; name labels errors.
 func ParseConfig(name string, text []byte) (Config, error) {
 	cfg := DefaultConfig()
-	cfg.Eval.Opponents = nil
+	// A list in the file replaces the default list rather than merging
+	// with it ("stages: []" for none).
+	cfg.Eval.Opponents, cfg.Stages = nil, nil
 	if err := strictyaml.Decode(name, text, &cfg); err != nil {
 		return Config{}, err
 	}
+	def := DefaultConfig()
 	if cfg.Eval.Opponents == nil {
-		cfg.Eval.Opponents = DefaultConfig().Eval.Opponents
+		cfg.Eval.Opponents = def.Eval.Opponents
+	}
+	if cfg.Stages == nil {
+		cfg.Stages = def.Stages
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", name, err)
@@ -284,30 +302,52 @@ func (c Config) Validate() error {
 	if err != nil {
 		return fmt.Errorf("game: %w", err)
 	}
+	if err := c.validateRecipe(); err != nil {
+		return err
+	}
+	if err := c.validateAgents(game, "eval.opponents", "selfplay."); err != nil {
+		return err
+	}
+	for i, st := range c.Stages {
+		eff, _ := c.StageAt(st.FromStep)
+		if err := eff.SelfPlay.Validate(); err != nil {
+			return fmt.Errorf("stages[%d] (%s): %w", i, st.Name, err)
+		}
+		if err := eff.validateAgents(game, fmt.Sprintf("stages[%d].eval_opponents", i), fmt.Sprintf("stages[%d].", i)); err != nil {
+			return err
+		}
+	}
+	if c.Threads < 1 || c.Threads > 256 {
+		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)
+	}
+	return nil
+}
+
+// validateAgents checks that the evaluation opponents and the sparring
+// partner are agents of game; errors name them by opponents (the key of
+// the list) and sparring (the prefix of the key sparring_agent).
+func (c Config) validateAgents(game env.Game, opponents, sparring string) error {
 	seen := map[string]bool{}
 	reg := spec.Default()
-	for i, o := range e.Opponents {
+	for i, o := range c.Eval.Opponents {
 		if seen[o] {
-			return fmt.Errorf("eval.opponents[%d] = %q: listed twice", i, o)
+			return fmt.Errorf("%s[%d] = %q: listed twice", opponents, i, o)
 		}
 		seen[o] = true
 		if o == PreviousOpponent {
 			continue
 		}
 		if strings.TrimSpace(o) == "" {
-			return fmt.Errorf("eval.opponents[%d]: empty", i)
+			return fmt.Errorf("%s[%d]: empty", opponents, i)
 		}
 		if _, err := reg.Build(game, o); err != nil {
-			return fmt.Errorf("eval.opponents[%d] = %q: %w", i, o, err)
+			return fmt.Errorf("%s[%d] = %q: %w", opponents, i, o, err)
 		}
 	}
 	if sp := c.SelfPlay.SparringAgent; sp != "" {
 		if _, err := reg.Build(game, sp); err != nil {
-			return fmt.Errorf("selfplay.sparring_agent = %q: %w", sp, err)
+			return fmt.Errorf("%ssparring_agent = %q: %w", sparring, sp, err)
 		}
-	}
-	if c.Threads < 1 || c.Threads > 256 {
-		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)
 	}
 	return nil
 }
@@ -325,3 +365,6 @@ func SparringPartners(game env.Game, cfg selfplay.Config) (func(seed uint64) (se
 	}
 	return func(seed uint64) (selfplay.Opponent, error) { return b.Factory(seed) }, nil
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

@@ -96,6 +96,21 @@ func TestConfigStrictness(t *testing.T) {
 		{"checkpoint", "checkpoint:\n  every: 0\n", []string{"checkpoint.every"}},
 		{"threads", "threads: 0\n", []string{"threads"}},
 		{"second document", "seed: 1\n---\nseed: 2\n", []string{"second"}},
+		{"no stages", "stages: []\n", nil},
+		{"stages", "stages:\n  - name: a\n    from_step: 0\n  - name: b\n    from_step: 5\n    sparring_agent: greedy\n    sparring_fraction: 0.5\n    root_value_weight: 0.2\n    eval_opponents: [random]\n", nil},
+		{"stage unknown key", "stages:\n  - name: a\n    from_step: 0\n    learning_rate: 1\n", []string{"line 4", "learning_rate"}},
+		{"stage name", "stages:\n  - name: 'a b'\n", []string{"stages[0].name"}},
+		{"stage names twice", "stages:\n  - name: a\n  - name: a\n    from_step: 3\n", []string{"stages[1].name", "twice"}},
+		{"stage order", "stages:\n  - name: a\n    from_step: 5\n  - name: b\n    from_step: 5\n", []string{"stages[1].from_step", "after stages[0]"}},
+		{"stage sparring agent", "stages:\n  - name: a\n    sparring_agent: stockfish\n    sparring_fraction: 0.5\n", []string{"stages[0].sparring_agent", "stockfish"}},
+		{"stage sparring without agent", "stages:\n  - name: a\n    sparring_fraction: 0.5\n", []string{"stages[0]", "no sparring_agent"}},
+		{"stage sparring fraction", "stages:\n  - name: a\n    sparring_agent: random\n    sparring_fraction: 1.5\n", []string{"stages[0].sparring_fraction"}},
+		{"stage value weight", "stages:\n  - name: a\n    root_value_weight: -1\n", []string{"stages[0].root_value_weight"}},
+		{"stage opponent", "stages:\n  - name: a\n    eval_opponents: [random, random]\n", []string{"stages[0].eval_opponents[1]", "twice"}},
+		{"averaging every", "averaging:\n  from_step: 10\n  every: 300\n", []string{"averaging.every", "multiple of checkpoint.every"}},
+		{"averaging from", "averaging:\n  from_step: -1\n", []string{"averaging.from_step"}},
+		{"agent budget", "agent:\n  simulations: 0\n  move_time: 0s\n", []string{"agent", "move_time"}},
+		{"agent mode", "agent:\n  mode: minimax\n", []string{"agent"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("test.yaml", []byte(tc.text))
@@ -114,6 +129,53 @@ func TestConfigStrictness(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStageAt checks which settings are in force at each step of a recipe.
+func TestStageAt(t *testing.T) {
+	cfg, err := ParseConfig("recipe.yaml", []byte(`
+buffer:
+  root_value_weight: 0.5
+stages:
+  - name: first
+    from_step: 100
+    sparring_agent: greedy
+    sparring_fraction: 0.5
+  - name: second
+    from_step: 200
+    root_value_weight: 0.2
+    eval_opponents: [random]
+  - name: third
+    from_step: 300
+    sparring_fraction: 0
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		step      int64
+		name      string
+		agent     string
+		fraction  float64
+		weight    float64
+		opponents string
+	}{
+		{0, "", "", 0, 0.5, "previous random greedy alphabeta:depth=2"},
+		{99, "", "", 0, 0.5, "previous random greedy alphabeta:depth=2"},
+		{100, "first", "greedy", 0.5, 0.5, "previous random greedy alphabeta:depth=2"},
+		{250, "second", "greedy", 0.5, 0.2, "random"},
+		{1000, "third", "greedy", 0, 0.2, "random"},
+	} {
+		eff, name := cfg.StageAt(tc.step)
+		got := []any{name, eff.SelfPlay.SparringAgent, eff.SelfPlay.SparringFraction, eff.Buffer.RootValueWeight, strings.Join(eff.Eval.Opponents, " ")}
+		want := []any{tc.name, tc.agent, tc.fraction, tc.weight, tc.opponents}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("step %d: %v, want %v", tc.step, got, want)
+		}
+	}
+	if len(cfg.Eval.Opponents) != 4 || cfg.SelfPlay.SparringAgent != "" {
+		t.Error("StageAt modified the configuration")
 	}
 }
 
@@ -172,10 +234,16 @@ func TestResumeConfig(t *testing.T) {
 	}{
 		{name: "same", change: func(*Config) {}},
 		{name: "schedule and eval", change: func(c *Config) {
-			c.Optimizer.Schedule.Kind, c.Optimizer.Schedule.StepEvery, c.Optimizer.Schedule.StepFactor = "step", 5000, 0.25
+			c.Optimizer.Schedule.Kind, c.Optimizer.Schedule.StepEvery, c.Optimizer.Schedule.StepFactor = "constant", 5000, 0.1
 			c.Eval.Games = 40
-		}, wantKeys: []string{"optimizer.schedule.kind: constant -> step", "optimizer.schedule.step_every: 0 -> 5000",
-			"optimizer.schedule.step_factor: 0.1 -> 0.25", "eval.games: 20 -> 40"}},
+		}, wantKeys: []string{"optimizer.schedule.kind: step -> constant", "optimizer.schedule.step_every: 50000 -> 5000",
+			"optimizer.schedule.step_factor: 0.25 -> 0.1", "eval.games: 20 -> 40"}},
+		{name: "recipe", change: func(c *Config) {
+			c.Stages = append([]Stage(nil), c.Stages...)
+			c.Stages[1].FromStep = 20000
+			c.Averaging.FromStep = 40000
+			c.Agent.Simulations = 400
+		}, wantKeys: []string{"from_step: 10000 -> 20000", "averaging.from_step: 30000 -> 40000", "agent.simulations: 2000 -> 400"}},
 		{name: "parallelism", change: func(c *Config) { c.SelfPlay.ParallelGames, c.Threads = 8, 1 },
 			wantKeys: []string{"selfplay.parallel_games: 48 -> 8", "threads: 2 -> 1"}},
 		{name: "sparring", change: func(c *Config) { c.SelfPlay.SparringAgent, c.SelfPlay.SparringFraction = "alphabeta:depth=3", 0.25 },

@@ -74,8 +74,8 @@ func resolveConfig(dir, path string) (Config, error) {
 // taken from given: the learning-rate schedule, the evaluation matches,
 // checkpoint retention, batching, self-play parallelism and cache, the
 // sparring partner and its share of the games, the share of the search's
-// root value in the value target, MCTS-Solver in the searches, and
-// threads. None of them changes what a
+// root value in the value target, MCTS-Solver in the searches, threads,
+// the recipe's stages, the weight averaging and the run's agent. None of them changes what a
 // position, a game record or the network means, so the run stays one run
 // (the sparring games, like a schedule, change only which positions are
 // generated from then on; the value target is formed when a sample is
@@ -94,6 +94,9 @@ func withAdjustable(stored, given Config) Config {
 	c.Buffer.RootValueWeight = given.Buffer.RootValueWeight
 	c.Search.Solver = given.Search.Solver
 	c.Threads = given.Threads
+	c.Stages = given.Stages
+	c.Averaging = given.Averaging
+	c.Agent = given.Agent
 	return c
 }
 
@@ -117,7 +120,7 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 	}
 	if d := firstDifference(string(fixed), string(b)); d != "" {
 		return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); a resumed run may change only "+
-			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver and threads: "+
+			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver, threads, stages, averaging and agent: "+
 			"resume without -config or use a new run directory", path, storedPath, d)
 	}
 	changes := changedLines(string(a), string(b))

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
@@ -53,6 +54,10 @@ type Options struct {
 	// Stderr receives one line per iteration (and the progress bars); nil
 	// discards them.
 	Stderr io.Writer
+	// Command and Commit are recorded in the run's agent (see
+	// neural.Provenance): the command line, and the source revision when
+	// the program's build did not record one (BuildRevision).
+	Command, Commit string
 }
 
 // Summary describes what a Run did.
@@ -141,6 +146,18 @@ type trainer struct {
 	start    time.Time
 	deadline time.Time
 
+	// eff is the configuration in force at the current step (cfg with the
+	// recipe's stages applied, see Config.StageAt) and stage that stage's
+	// name; effSet says they were set.
+	eff    Config
+	stage  string
+	effSet bool
+	// configPath is the configuration file the run was started with.
+	configPath string
+	// evaluations are the latest evaluation's matches against fixed
+	// opponents, recorded in the run's agent.
+	evaluations []neural.Evaluation
+
 	game    env.Game
 	shape   torch.Shape
 	store   *gamestore.Store
@@ -164,6 +181,8 @@ type trainer struct {
 	iterations int
 	games      int
 	stopped    string
+	// lastEval summarises the latest evaluation for the progress display.
+	lastEval string
 
 	// The self-play progress bar and the moves it shows (OnMove calls are
 	// serialised by the generator).
@@ -291,6 +310,23 @@ func (t *trainer) setup(ctx context.Context) error {
 	if t.metrics, err = rundir.OpenMetrics(filepath.Join(t.opts.Dir, MetricsFile)); err != nil {
 		return err
 	}
+	t.configPath = t.opts.ConfigPath
+	if t.configPath == "" {
+		t.configPath = startConfig(t.opts.Dir)
+	}
+	if err := t.applyStage(); err != nil {
+		return err
+	}
+	if ok {
+		// A crash between a checkpoint's commit and its averaging leaves
+		// that step out of the mean; and an agent is due after any stop.
+		if err := t.average(latest.Step); err != nil {
+			return err
+		}
+		if err := t.refreshAgent(latest.Step); err != nil {
+			return err
+		}
+	}
 
 	n, size, na := cfg.Train.BatchSize, t.shape.Size(), t.shape.Actions
 	t.batch = data.Batch{Obs: make([]float32, n*size), Policy: make([]float32, n*na), Value: make([]float32, n), Mask: make([]float32, n*na)}
@@ -361,6 +397,9 @@ func (t *trainer) loop(ctx context.Context) error {
 		if t.stopped = t.stopReason(ctx); t.stopped != "" {
 			break
 		}
+		if err := t.applyStage(); err != nil {
+			return err
+		}
 		sp, err := t.selfPlayPhase(ctx)
 		if err != nil {
 			return err
@@ -402,7 +441,7 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 	spCtx, cancel := t.limited(ctx)
 	defer cancel()
 	target := cfg.Train.PositionsPerIteration
-	bar := NewProgress(t.stderr, t.opts.Progress, target, fmt.Sprintf("self-play %d", t.state.Iteration+1), "pos")
+	bar := NewProgress(t.stderr, t.opts.Progress, target, t.phaseLabel(fmt.Sprintf("self-play %d", t.state.Iteration+1)), "pos")
 	defer bar.Finish()
 	t.moves.Store(0)
 	t.bar.Store(bar)
@@ -416,7 +455,7 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 			return fmt.Errorf("train: game %d: %w", index, err)
 		}
 		games++
-		bar.Describe(fmt.Sprintf("self-play %d: %d games", t.state.Iteration+1, games))
+		bar.Describe(t.phaseLabel(fmt.Sprintf("self-play %d: %d games", t.state.Iteration+1, games)))
 		return nil
 	}
 	st, err := t.gen.Run(spCtx, eval, t.state.Step, selfplay.Stop{Moves: target}, sink)
@@ -476,7 +515,7 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 		return ts, nil
 	}
 	start := time.Now()
-	bar := NewProgress(t.stderr, t.opts.Progress, steps, fmt.Sprintf("train step %d", t.state.Step), "steps")
+	bar := NewProgress(t.stderr, t.opts.Progress, steps, t.phaseLabel(fmt.Sprintf("train step %d", t.state.Step)), "steps")
 	defer bar.Finish()
 	perStep := float64(t.cfg.Train.BatchSize) / t.cfg.Train.SamplesPerPosition
 	for i := int64(0); i < steps; i++ {
@@ -570,23 +609,41 @@ func (t *trainer) save() error {
 	}
 	t.lastSaved = step
 	t.log.Info("checkpoint", "step", step, "path", t.ckpts.Path(step))
-	return nil
+	if err := t.average(step); err != nil {
+		return err
+	}
+	return t.refreshAgent(step)
 }
 
 // evaluate plays the evaluation matches of the current network and logs
 // them.
 func (t *trainer) evaluate(ctx context.Context) error {
-	cfg := t.cfg
+	cfg := t.eff
 	start := time.Now()
 	step := t.state.Step
 	maxBatch := cfg.Eval.ParallelGames * cfg.Search.LeavesInFlight
-	cur, err := NewNetPlayer(fmt.Sprintf("net-%d", step), t.net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, maxBatch, cfg.SelfPlay.Workers)
+	// Once the run averages its weights, the mean is its agent: that is
+	// what the evaluation measures.
+	net, label := t.net, fmt.Sprintf("step%d", step)
+	if avgPath := (rundir.Run{Dir: t.opts.Dir}).Average(); fileExists(avgPath) {
+		mcfg := cfg.Model.WithDefaults()
+		mcfg.Threads = cfg.Threads
+		ck, err := torch.Load(avgPath, torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
+		if err != nil {
+			return fmt.Errorf("train: evaluation: %w", err)
+		}
+		defer ck.Net.Close()
+		net, label = ck.Net, fmt.Sprintf("step%d-avg%d", ck.Step, len(ck.AveragedSteps))
+	}
+	cur, err := NewNetPlayer(label, net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, maxBatch, cfg.SelfPlay.Workers)
 	if err != nil {
 		return err
 	}
 	defer cur.Close()
-	line := map[string]any{"kind": "eval", "step": step, "time": time.Now().UTC().Format(time.RFC3339)}
+	line := map[string]any{"kind": "eval", "step": step, "time": time.Now().UTC().Format(time.RFC3339), "eval_player": label,
+		"elapsed_s": t.trainedBefore + time.Since(t.start).Seconds()}
 	var parts []string
+	var evals []neural.Evaluation
 	for i, opp := range cfg.Eval.Opponents {
 		var res MatchResult
 		seed := deriveSeed(cfg.Seed, "eval", uint64(step)*64+uint64(i))
@@ -622,6 +679,14 @@ func (t *trainer) evaluate(ctx context.Context) error {
 		line[key+"_draws"] = e.Draws
 		line[key+"_losses"] = e.Losses
 		parts = append(parts, fmt.Sprintf("%s %.0f%% [%.0f-%.0f]", opp, 100*score, 100*lo, 100*hi))
+		if opp != PreviousOpponent {
+			evals = append(evals, neural.Evaluation{
+				Opponent: opp, Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Score: score, Low: lo, High: hi,
+				Search:  fmt.Sprintf("%s, %s %d simulations", label, cfg.Eval.Mode, cfg.Eval.Simulations),
+				Command: fmt.Sprintf("zerokit train's evaluation at step %d (%d games, %d random opening moves per pair)", step, cfg.Eval.Games, cfg.Eval.OpeningMoves),
+				Time:    time.Now().UTC().Round(time.Second),
+			})
+		}
 		t.log.Info("evaluation", "step", step, "opponent", opp, "wins", e.Wins, "draws", e.Draws, "losses", e.Losses,
 			"score", fmt.Sprintf("%.3f", score), "lo", fmt.Sprintf("%.3f", lo), "hi", fmt.Sprintf("%.3f", hi))
 	}
@@ -629,7 +694,9 @@ func (t *trainer) evaluate(ctx context.Context) error {
 	if err := t.metrics.Write(line); err != nil {
 		return err
 	}
-	fmt.Fprintf(t.stderr, "eval step %d (%d games each, %d sims): %s (%.0fs)\n", step, cfg.Eval.Games, cfg.Eval.Simulations,
+	t.evaluations = evals
+	t.lastEval = fmt.Sprintf("step %d %s: %s", step, label, strings.Join(parts, ", "))
+	fmt.Fprintf(t.stderr, "eval step %d, %s (%d games each, %d sims): %s (%.0fs)\n", step, label, cfg.Eval.Games, cfg.Eval.Simulations,
 		strings.Join(parts, ", "), time.Since(start).Seconds())
 	return nil
 }
@@ -657,7 +724,7 @@ func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64)
 		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation: %w", err)
 	}
 	defer ck.Net.Close()
-	cfg := t.cfg
+	cfg := t.eff
 	p, err := NewNetPlayer(fmt.Sprintf("net-%d", prev), ck.Net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames*cfg.Search.LeavesInFlight, cfg.SelfPlay.Workers)
 	if err != nil {
 		return arena.Result{}, 0, false, err
@@ -719,8 +786,15 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 		"train_s":         (tp.elapsed - tp.evalTime).Seconds(),
 		"eval_s":          tp.evalTime.Seconds(),
 	}
-	msg := fmt.Sprintf("it %d step %d: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
-		t.state.Iteration, t.state.Step, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
+	if t.stage != "" {
+		line["stage"] = t.stage
+	}
+	stage := ""
+	if t.stage != "" {
+		stage = " [" + t.stage + "]"
+	}
+	msg := fmt.Sprintf("it %d step %d%s: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
+		t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
 		sp.MeanLength(), 100*p0, 100*p1, 100*dr, sp.Eval.MeanBatch(), 100*sp.ForwardShare())
 	if s := sp.Sparring; s.Games > 0 {
 		line["sparring_games"] = s.Games
@@ -728,7 +802,7 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 		line["sparring_draws"] = s.Draws
 		line["sparring_losses"] = s.Losses
 		line["sparring_score"] = s.Score()
-		msg += fmt.Sprintf(", vs %s %d-%d-%d", t.cfg.SelfPlay.SparringAgent, s.Wins, s.Draws, s.Losses)
+		msg += fmt.Sprintf(", vs %s %d-%d-%d", t.eff.SelfPlay.SparringAgent, s.Wins, s.Draws, s.Losses)
 	}
 	if tp.steps > 0 {
 		n := float64(tp.steps)

@@ -62,6 +62,61 @@ type Manifest struct {
 	Source Source `json:"source"`
 	// Created is when the agent was exported.
 	Created time.Time `json:"created"`
+	// Provenance says how the weights were made; absent in agents
+	// exported by hand from a checkpoint without it.
+	Provenance *Provenance `json:"provenance,omitempty"`
+}
+
+// Provenance records how an agent's weights were made: enough to make them
+// again, and the evidence of their strength.
+type Provenance struct {
+	// Commit is the zerokit source revision that trained the weights (with
+	// "+dirty" when the work tree had changes), "" when unknown.
+	Commit string `json:"commit,omitempty"`
+	// Command is the command line that trained them, and Config the
+	// configuration file it named (the effective configuration itself is
+	// in the weights file, see model/ckpt's run configuration).
+	Command string `json:"command,omitempty"`
+	Config  string `json:"config,omitempty"`
+	// Seed is the run's seed.
+	Seed uint64 `json:"seed"`
+	// Steps is the number of training steps, TrainSeconds the wall time
+	// the run had trained for, Games and Positions the self-play games
+	// and positions generated.
+	Steps        int64   `json:"steps"`
+	TrainSeconds float64 `json:"train_seconds"`
+	Games        int64   `json:"games"`
+	Positions    int64   `json:"positions"`
+	// Machine describes the machine that trained them (CPU, cores,
+	// memory, OS).
+	Machine string `json:"machine,omitempty"`
+	// Averaging says how the weights were averaged ("" for the weights of
+	// one step); the weights file's header lists the steps.
+	Averaging string `json:"averaging,omitempty"`
+	// Evaluations are the matches measured of the agent, newest last.
+	Evaluations []Evaluation `json:"evaluations,omitempty"`
+}
+
+// Evaluation is one match of an agent against an opponent, colours
+// alternated.
+type Evaluation struct {
+	// Opponent is the opponent's agent spec.
+	Opponent string `json:"opponent"`
+	// Wins, Draws and Losses are the agent's results.
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
+	// Score is (wins + draws/2) / games, and Low and High its 95% Wilson
+	// interval.
+	Score float64 `json:"score"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	// Search is the agent's search in the match, and Command the command
+	// that played it.
+	Search  string `json:"search"`
+	Command string `json:"command"`
+	// Time is when the match ended.
+	Time time.Time `json:"time"`
 }
 
 // Source identifies the checkpoint an agent was exported from.

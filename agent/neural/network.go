@@ -138,6 +138,10 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	if agent := (rundir.Run{Dir: path}).Agent(); target.Kind == rundir.RunDir && rundir.IsAgentDir(agent) {
+		// A training run with its agent: play that.
+		target = rundir.Target{Kind: rundir.AgentDir, Path: agent}
+	}
 	var expect ckpt.Expect
 	switch target.Kind {
 	case rundir.AgentDir:

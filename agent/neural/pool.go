@@ -102,47 +102,78 @@ func (p *Pool) Close() error {
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
 func (p *Pool) Kind() spec.Kind {
+	keys := searchKeys()
+	keys["path"] = "exported agent directory, checkpoint file, or training run directory (its agent, else its latest checkpoint); required"
 	return spec.Kind{
 		Summary: "trained network with tree search (an exported agent directory, a checkpoint file or a run directory)",
-		Keys: map[string]string{
-			"path":     "exported agent directory, checkpoint file, or training run directory (its latest checkpoint); required",
-			"sims":     fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", DefaultSimulations),
-			"time":     "thinking time per move, e.g. 500ms (default: the agent's, else none; 0: none); the protocol's deadline also stops it",
-			"leaves":   fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", DefaultLeavesInFlight),
-			"cpuct":    "PUCT exploration constant (default: the agent's, else 1.25)",
-			"mode":     "search: puct or gumbel (default: the agent's, else puct)",
-			"reuse":    "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
-			"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
-			"solver":   "1 runs MCTS-Solver: every move of an expanded position is tried for a game end, proven wins and losses propagate, a proven win is always played and a proven loss never while another move remains (default: the agent's, else 0)",
-			"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
-			"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
-			"mterm":    "what the material term blends in: " + agent.TermHelp + " (default: the agent's, else " + agent.TermMaterial + ")",
-			"ptemp":    "policy temperature T: the search's priors are the network's P^(1/T), renormalised; above 1 flattens them (default: the agent's, else 0: none)",
-			"sym":      "1 averages the network's outputs over the board's symmetries (for Watch Your Back! the left-right mirror, which the rules keep but for the order of a shrink's corners), one network call per symmetry (default: the agent's, else 0)",
-			"backend": fmt.Sprintf("what evaluates the network: %s (pure Go, the default: no libtorch in the process) or %s",
-				BackendGo, BackendLibtorch),
-		},
+		Keys:    keys,
 		New: func(game env.Game, params spec.Params) (agent.Factory, error) {
 			path := params.String("path", "")
 			if path == "" {
 				return nil, errors.New("agent net: path= is required (an exported agent directory or a checkpoint)")
 			}
-			backend := params.String("backend", "")
-			switch backend {
-			case "", BackendGo, BackendLibtorch:
-			default:
-				return nil, fmt.Errorf("agent net: backend=%s: want %s or %s", backend, BackendGo, BackendLibtorch)
-			}
-			n, err := p.LoadBackend(path, game, backend)
-			if err != nil {
-				return nil, err
-			}
-			s, err := ApplyParams(n.Info().Settings, params)
-			if err != nil {
-				return nil, err
-			}
-			return n.Factory(s)
+			return p.factory(game, path, params)
 		},
+	}
+}
+
+// DefaultKind is the "default" agent spec kind: the trained agent that
+// ships for the game, whose directory dir returns, played like a "net"
+// agent (the same keys but path):
+//
+//	default[:sims=N][,time=D]...
+func (p *Pool) DefaultKind(dir func(game env.Game) (string, error)) spec.Kind {
+	return spec.Kind{
+		Summary: "the trained agent that ships with zerokit for the game (Watch Your Back!, Squatter), searching as its manifest says; the keys of net but path",
+		Keys:    searchKeys(),
+		New: func(game env.Game, params spec.Params) (agent.Factory, error) {
+			path, err := dir(game)
+			if err != nil {
+				return nil, fmt.Errorf("agent default: %w", err)
+			}
+			return p.factory(game, path, params)
+		},
+	}
+}
+
+// factory loads the network at path through p and returns the factory of
+// its agents with params' search settings.
+func (p *Pool) factory(game env.Game, path string, params spec.Params) (agent.Factory, error) {
+	backend := params.String("backend", "")
+	switch backend {
+	case "", BackendGo, BackendLibtorch:
+	default:
+		return nil, fmt.Errorf("agent %s: backend=%s: want %s or %s", params.Kind(), backend, BackendGo, BackendLibtorch)
+	}
+	n, err := p.LoadBackend(path, game, backend)
+	if err != nil {
+		return nil, err
+	}
+	s, err := ApplyParams(n.Info().Settings, params)
+	if err != nil {
+		return nil, err
+	}
+	return n.Factory(s)
+}
+
+// searchKeys documents the keys of the network kinds but path.
+func searchKeys() map[string]string {
+	return map[string]string{
+		"sims":     fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", DefaultSimulations),
+		"time":     "thinking time per move, e.g. 500ms (default: the agent's, else none; 0: none); the protocol's deadline also stops it",
+		"leaves":   fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", DefaultLeavesInFlight),
+		"cpuct":    "PUCT exploration constant (default: the agent's, else 1.25)",
+		"mode":     "search: puct or gumbel (default: the agent's, else puct)",
+		"reuse":    "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
+		"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
+		"solver":   "1 runs MCTS-Solver: every move of an expanded position is tried for a game end, proven wins and losses propagate, a proven win is always played and a proven loss never while another move remains (default: the agent's, else 0)",
+		"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
+		"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
+		"mterm":    "what the material term blends in: " + agent.TermHelp + " (default: the agent's, else " + agent.TermMaterial + ")",
+		"ptemp":    "policy temperature T: the search's priors are the network's P^(1/T), renormalised; above 1 flattens them (default: the agent's, else 0: none)",
+		"sym":      "1 averages the network's outputs over the board's symmetries (for Watch Your Back! the left-right mirror, which the rules keep but for the order of a shrink's corners), one network call per symmetry (default: the agent's, else 0)",
+		"backend": fmt.Sprintf("what evaluates the network: %s (pure Go, the default: no libtorch in the process) or %s",
+			BackendGo, BackendLibtorch),
 	}
 }
 

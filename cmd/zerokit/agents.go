@@ -9,6 +9,8 @@ import (
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/spec"
+	shipped "github.com/zerokit/zerokit/agents"
+	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/model/ckpt"
 )
 
@@ -37,7 +39,25 @@ func newAgents(concurrency int) (*agents, error) {
 		pool.Close()
 		return nil, err
 	}
+	if err := reg.Register(DefaultAgentKind, pool.DefaultKind(shippedAgentDir)); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	return &agents{Registry: reg, pool: pool}, nil
+}
+
+// DefaultAgentKind is the agent spec kind of the trained agent that ships
+// for the game (package agents), and the default agent of every command
+// that takes one.
+const DefaultAgentKind = "default"
+
+// shippedAgentDir returns the directory of the shipped agent for game.
+func shippedAgentDir(game env.Game) (string, error) {
+	name, err := shipped.For(game.Name())
+	if err != nil {
+		return "", err
+	}
+	return shipped.Dir(name, "")
 }
 
 // Close releases the loaded networks.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,14 +14,17 @@ import (
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
+	shipped "github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/rundir"
 )
 
-const exportUsage = `usage: zerokit export -checkpoint FILE_OR_RUN -out DIR [flags]
+const exportUsage = `usage: zerokit export [-checkpoint FILE_OR_RUN] -out DIR [flags]
 
 Writes a self-contained agent directory DIR from a checkpoint (or from a
-training run directory's latest checkpoint): the network without optimizer
+training run directory's latest checkpoint; without -checkpoint, from the
+trained Watch Your Back! agent that ships with zerokit, keeping its search
+settings and provenance unless flags change them): the network without optimizer
 state, agent.json (game, encoding version, architecture, search settings,
 source checkpoint, step, seed, creation time), the Python adapter for the
 course referee (zerokit_player.py, zerokit_player.json, __init__.py) and a
@@ -48,7 +52,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	checkpoint := fs.String("checkpoint", "", "checkpoint `file`, or a training run directory (its latest checkpoint)")
 	out := fs.String("out", "", "agent `directory` to create")
 	force := fs.Bool("force", false, "replace DIR if it exists")
-	name := fs.String("name", "", "agent name for reports (default <game>-step<step>)")
+	nameFlag := fs.String("name", "", "agent name for reports (default <game>-step<step>, or the shipped agent's)")
 	sims := fs.Int("sims", def.Simulations, "simulations per move (0: no limit, needs -move-time)")
 	moveTime := fs.Duration("move-time", 0, "thinking time per move (0: none); the search plays its best move so far when it runs out")
 	mode := fs.String("mode", string(def.Mode), "search: puct or gumbel")
@@ -63,16 +67,40 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	materialTerm := fs.String("material-term", "", "what -material blends in: "+agent.TermHelp+" (default "+agent.TermMaterial+")")
 	materialScale := fs.Float64("material-scale", 0, "material lead worth tanh(1) of the material term (0: the default, 2)")
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
+	cache := fs.String("cache", "", "`directory` the shipped agent is unpacked into (default: the user's cache directory)")
 	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *checkpoint == "" || *out == "" {
+	if *out == "" {
 		fs.Usage()
-		return errors.New("-checkpoint and -out are required")
+		return errors.New("-out is required")
 	}
-	ckpt, err := checkpointFile(*checkpoint)
-	if err != nil {
+	search := neural.Settings{
+		Simulations: *sims, MoveTime: neural.Duration(*moveTime), Mode: mcts.Mode(*mode),
+		LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, AverageSymmetries: *sym, PolicyTemperature: *ptemp,
+		MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm,
+	}
+	var ckpt string
+	var prov *neural.Provenance
+	var err error
+	if *checkpoint == "" {
+		// The shipped agent, with its settings but those the flags set.
+		name := "wyb"
+		m, err := shipped.Manifest(name)
+		if err != nil {
+			return err
+		}
+		dir, err := shipped.Dir(name, *cache)
+		if err != nil {
+			return err
+		}
+		ckpt, prov = filepath.Join(dir, m.Weights), m.Provenance
+		if *nameFlag == "" {
+			*nameFlag = m.Name
+		}
+		search = overrideSettings(fs, m.Search, search)
+	} else if ckpt, err = checkpointFile(*checkpoint); err != nil {
 		return err
 	}
 	if *gameTime < 0 {
@@ -92,14 +120,11 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Checkpoint: ckpt,
 		Out:        *out,
 		Force:      *force,
-		Name:       *name,
-		Search: neural.Settings{
-			Simulations: *sims, MoveTime: neural.Duration(*moveTime), Mode: mcts.Mode(*mode),
-			LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, AverageSymmetries: *sym, PolicyTemperature: *ptemp,
-			MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm,
-		},
-		Binary:    bin,
-		ServeArgs: serveArgs,
+		Name:       *nameFlag,
+		Search:     search,
+		Binary:     bin,
+		ServeArgs:  serveArgs,
+		Provenance: prov,
 	}
 	m, err := export.Export(opts)
 	if err != nil {
@@ -112,6 +137,9 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fmt.Fprintf(stdout, "exported %s (game %s, step %d, %d parameters, search %s) to %s\n",
 		m.Name, m.Game, m.Source.Step, m.Parameters, m.Search.Label(), abs)
 	fmt.Fprintf(stdout, "agent spec: %s:path=%s\n", neural.KindName, abs)
+	if *binary == "" && linksLibtorch {
+		fmt.Fprintln(stdout, "note: the adapter runs this zerokit, which links libtorch (about 170 MB resident): for the course's 100 MB, export with the play-only build (CGO_ENABLED=0 go build -tags nonet) or give -binary one")
+	}
 	if !pythonIdentifier.MatchString(filepath.Base(abs)) {
 		fmt.Fprintf(stdout, "note: %q is not a Python module name; rename the directory (e.g. our_agent) before giving it to referee.py\n", filepath.Base(abs))
 	}
@@ -131,4 +159,41 @@ func checkpointFile(path string) (string, error) {
 		return "", fmt.Errorf("-checkpoint %s: a directory without %s/latest.json (give a checkpoint file or a training run directory)", path, rundir.CheckpointsDir)
 	}
 	return target.Path, nil
+}
+
+// overrideSettings returns base with the search settings of the export
+// flags that were given on the command line taken from flags.
+func overrideSettings(fs *flag.FlagSet, base, flags neural.Settings) neural.Settings {
+	s := base
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "sims":
+			s.Simulations = flags.Simulations
+		case "move-time":
+			s.MoveTime = flags.MoveTime
+		case "mode":
+			s.Mode = flags.Mode
+		case "leaves":
+			s.LeavesInFlight = flags.LeavesInFlight
+		case "cpuct":
+			s.CPUCT = flags.CPUCT
+		case "reuse":
+			s.ReuseTree = flags.ReuseTree
+		case "solver":
+			s.Solver = flags.Solver
+		case "policy-temp":
+			s.PolicyTemperature = flags.PolicyTemperature
+		case "sym":
+			s.AverageSymmetries = flags.AverageSymmetries
+		case "max-nodes":
+			s.MaxNodes = flags.MaxNodes
+		case "material":
+			s.MaterialWeight = flags.MaterialWeight
+		case "material-term":
+			s.MaterialTerm = flags.MaterialTerm
+		case "material-scale":
+			s.MaterialScale = flags.MaterialScale
+		}
+	})
+	return s
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/agent/neural"
+	shipped "github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
@@ -91,11 +92,32 @@ func TestExportCommand(t *testing.T) {
 	if err != nil || !strings.Contains(stdout, `"my-agent" is not a Python module name`) {
 		t.Errorf("export to my-agent: %v\n%s", err, stdout)
 	}
+	// Without -checkpoint: the shipped agent, its search and provenance
+	// but what the flags set.
+	shippedOut := filepath.Join(dir, "shipped")
+	if _, stderr, err := runCmd(t, runExport, "-out", shippedOut, "-sims", "50", "-cache", filepath.Join(dir, "cache")); err != nil {
+		t.Fatalf("export of the shipped agent: %v\n%s", err, stderr)
+	}
+	sm, err := neural.ReadManifest(shippedOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := shipped.Manifest("wyb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSearch := orig.Search
+	wantSearch.Simulations = 50
+	if sm.Name != orig.Name || sm.Search != wantSearch || sm.WeightsSHA256 != orig.WeightsSHA256 || sm.Provenance == nil ||
+		sm.Provenance.Command != orig.Provenance.Command {
+		t.Errorf("exported shipped agent %+v, want %s with %+v and its provenance", sm, orig.Name, wantSearch)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-out", out}, "-checkpoint and -out are required"},
+		{[]string{"-sims", "5"}, "-out is required"},
+		{[]string{"-out", out}, "exists (use -force"},
 		{[]string{"-checkpoint", run, "-out", out}, "exists (use -force"},
 		{[]string{"-checkpoint", filepath.Join(dir, "nope"), "-out", out}, "no such file"},
 		{[]string{"-checkpoint", dir, "-out", filepath.Join(dir, "x")}, "without checkpoints/latest.json"},
@@ -205,7 +227,9 @@ func TestExportedAgentWithReferee(t *testing.T) {
 	}
 	agentDir := filepath.Join(work, "our_agent")
 	// The exported adapter runs the binary that exported it.
-	if out, err := exec.Command(full, "export", "-checkpoint", ckpt, "-out", agentDir, "-sims", "4").CombinedOutput(); err != nil {
+	// With the play-only binary, as for the course's 100 MB (the libtorch
+	// binary's process alone is over it, and the adapter says so).
+	if out, err := exec.Command(full, "export", "-checkpoint", ckpt, "-out", agentDir, "-sims", "4", "-binary", light).CombinedOutput(); err != nil {
 		t.Fatalf("zerokit export: %v\n%s", err, out)
 	}
 	referee, err := filepath.Abs(filepath.Join("..", "..", "python", "fake_referee.py"))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/wyb"
 )
@@ -48,7 +49,8 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer reg.Close()
 	fs := newFlagSet("play", withSpecHelp(playUsage, reg.Help()), stderr)
 	gameName := fs.String("game", "wyb", "game: wyb, squatter (6x6) or squatterN (N x N)")
-	agentSpec := fs.String("agent", "alphabeta:time=1s", "the opponent's agent spec (see above)")
+	agentSpec := fs.String("agent", DefaultAgentKind, "the opponent's agent spec (see above; default: the trained agent that ships for the game)")
+	runDir := fs.String("run", "", "play the agent of this training run `directory` (net:path=DIR) instead of -agent")
 	colour := fs.String("colour", "", "your colour: white or black (Watch Your Back!: white moves first; Squatter: black moves first), or first or second (default: the first mover's)")
 	moveTime := fs.Duration("move-time", 5*time.Second, "cap on the agent's thinking time per move (0: none)")
 	turnLimit := fs.Int("turn-limit", 0, "Watch Your Back! only: end the game after this many moving-phase turns, the side with more pieces winning (0: never, as the referee)")
@@ -77,6 +79,12 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	human, err := ui.Player(strings.ToLower(*colour))
 	if err != nil {
 		return fmt.Errorf("-colour %q: %w", *colour, err)
+	}
+	if *runDir != "" {
+		if isFlagSet(fs, "agent") {
+			return errors.New("-run and -agent both name the opponent: give one")
+		}
+		*agentSpec = neural.KindName + ":path=" + *runDir
 	}
 	built, err := reg.Build(game, *agentSpec)
 	if err != nil {

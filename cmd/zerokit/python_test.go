@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/zerokit/zerokit/python/refbench"
 )
 
 // TestPythonAdapter builds zerokit and runs the Python adapter's tests
@@ -44,4 +47,64 @@ func TestPythonAdapter(t *testing.T) {
 		t.Fatalf("python3 -m unittest: %v\n%s", err, out)
 	}
 	t.Logf("python3 -m unittest:\n%s", out)
+}
+
+// TestRefbenchInReferee plays a whole game of the shipped agent against a
+// random player inside the course's own referee (../shared/referee, beside
+// the repository), through "zerokit refbench", and checks the agent's CPU
+// time and peak memory as its adapter measured them against the course's
+// limits (60 s, 100 MB).
+func TestRefbenchInReferee(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping a refereed game")
+	}
+	referee, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "referee", "referee.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(referee); err != nil {
+		t.Skipf("the course referee is not beside the repository (%v)", err)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found on PATH")
+	}
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	bin := filepath.Join(t.TempDir(), "zerokit")
+	build := exec.Command(goBin, "build", "-tags", "nonet", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	agentDir := filepath.Join(t.TempDir(), "agent")
+	// The shipped agent with a test's budget (the search, not the limits).
+	if out, err := exec.Command(bin, "export", "-out", agentDir, "-sims", "24", "-move-time", "0").CombinedOutput(); err != nil {
+		t.Fatalf("export: %v\n%s", err, out)
+	}
+	keep := t.TempDir()
+	jsonPath := filepath.Join(keep, "games.json")
+	cmd := exec.Command(bin, "refbench", "-referee", referee, "-agent", agentDir, "-vs", "random", "-games", "1",
+		"-parallel", "1", "-keep", keep, "-json", jsonPath, "-game-timeout", "5m")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("refbench: %v\n%s", err, out)
+	}
+	var matches []refbench.Match
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &matches); err != nil {
+		t.Fatal(err)
+	}
+	if len(matches) != 1 || len(matches[0].Games) != 1 {
+		t.Fatalf("want one match of one game:\n%s", out)
+	}
+	g := matches[0].Games[0]
+	if g.Outcome == refbench.Failed || g.Outcome == refbench.Unfinished || g.Actions < 24 {
+		t.Fatalf("game %+v: want a finished game\n%s", g, out)
+	}
+	if !(g.AgentCPU > 0 && g.AgentCPU <= 60) || !(g.AgentPeakMB > 1 && g.AgentPeakMB <= 100) || g.AgentOverLimit != "" {
+		t.Fatalf("agent used %.2f s CPU and %.1f MB (over limit: %q): want within 60 s and 100 MB", g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit)
+	}
+	t.Logf("%s", out)
 }

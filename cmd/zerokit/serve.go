@@ -68,7 +68,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer reg.Close()
 	fs := newFlagSet("serve", withSpecHelp(serveUsage, reg.Help()), stderr)
-	agentSpec := fs.String("agent", "random", "agent spec (see below)")
+	agentSpec := fs.String("agent", DefaultAgentKind, "agent spec (see below; default: the trained agent that ships for the game)")
 	gameName := fs.String("game", "wyb", "game (wyb)")
 	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
 	moveTime := fs.Duration("move-time", 0, "cap on each move's thinking time (0: none)")

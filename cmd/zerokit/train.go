@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/zerokit/zerokit/train"
@@ -26,8 +28,14 @@ Ctrl-C (SIGINT) or SIGTERM stops at the next step or game boundary, saves a
 checkpoint and exits 0; the same command continues the run. A run killed
 outright resumes from its last checkpoint without losing finished games.
 Resuming with -config may change the learning-rate schedule, eval,
-checkpoint, batcher, self-play parallelism, the sparring partner and
-threads (recorded in meta.json); any other difference is an error.
+checkpoint, batcher, self-play parallelism, the sparring partner, threads,
+the recipe's stages, the weight averaging and the agent settings (recorded
+in meta.json); any other difference is an error.
+
+DIR/agent is the run's ready-to-play agent (an exported agent, see
+"zerokit export"), refreshed at every checkpoint: the running mean of the
+weights once the configuration's averaging has begun, else the newest
+checkpoint. "zerokit play -run DIR" and the agent spec net:path=DIR play it.
 
 flags:
 `
@@ -66,6 +74,8 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)),
 		Progress:    !*quiet && train.IsTerminal(stderr),
 		Stderr:      stderr,
+		Command:     "zerokit train " + strings.Join(args, " "),
+		Commit:      sourceRevision(),
 	})
 	if err != nil {
 		return err
@@ -74,3 +84,25 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		sum.StartStep, sum.Step, sum.Iterations, sum.Games, sum.Stopped)
 	return nil
 }
+
+// sourceRevision is the source revision of this program: the one its build
+// recorded, else (under "go run", which records none) the git commit of
+// the working directory, "+dirty" when it has changes; "" when unknown.
+func sourceRevision() string {
+	if rev := train.BuildRevision(); rev != "" {
+		return rev
+	}
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	rev := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		rev += "+dirty"
+	}
+	return rev
+}
+
+// linksLibtorch reports whether this build links libtorch (about 170 MB
+// resident once loaded, over the course's 100 MB): this one does.
+const linksLibtorch = true

@@ -17,3 +17,7 @@ func runSelfplay(context.Context, []string, io.Reader, io.Writer, io.Writer) err
 
 // runBench needs the network library, which this build lacks.
 func runBench(context.Context, []string, io.Reader, io.Writer, io.Writer) error { return errNoNetwork }
+
+// linksLibtorch reports whether this build links libtorch (about 170 MB
+// resident once loaded): this one does not.
+const linksLibtorch = false

@@ -101,3 +101,62 @@ func TestAverageErrors(t *testing.T) {
 		t.Fatal("no error averaging no checkpoints")
 	}
 }
+
+// TestAccumulate checks that the running mean of checkpoints folded in one
+// at a time equals Average of all of them, and its errors.
+func TestAccumulate(t *testing.T) {
+	var cs []*Checkpoint
+	for i := range 4 {
+		c := sample(tinyConfig, tinyShape, i == 0)
+		c.Header.Step = int64(100 * (i + 1))
+		for j := range c.Tensors {
+			for k := range c.Tensors[j].Data {
+				c.Tensors[j].Data[k] = float32(i*i) - 0.5*float32(k%7) + float32(j)
+			}
+		}
+		cs = append(cs, c)
+	}
+	var run *Checkpoint
+	for i, c := range cs {
+		var err error
+		if run, err = Accumulate(run, c); err != nil {
+			t.Fatalf("accumulate %d: %v", i, err)
+		}
+	}
+	want, err := Average(cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tn := range run.Tensors {
+		for k, v := range tn.Data {
+			if d := v - want.Tensors[i].Data[k]; d > 1e-5 || d < -1e-5 {
+				t.Fatalf("%s[%d] = %v, Average gives %v", tn.Name, k, v, want.Tensors[i].Data[k])
+			}
+		}
+	}
+	if !slices.Equal(run.Header.AveragedSteps, []int64{100, 200, 300, 400}) || run.Header.Step != 400 || run.Optimizer != nil {
+		t.Fatalf("header %+v: want step 400, averaged steps [100 200 300 400], no optimizer", run.Header)
+	}
+	if got := run.Header.Label(); got != "step400-avg4" {
+		t.Errorf("label %q, want step400-avg4", got)
+	}
+
+	if _, err := Accumulate(run, cs[2]); err == nil || !strings.Contains(err.Error(), "step 300 is already in the mean") {
+		t.Errorf("folding a step twice: error %v", err)
+	}
+	other := sample(tinyConfig, tinyShape, false)
+	other.Header.Step, other.Header.Game = 500, "other"
+	if _, err := Accumulate(run, other); err == nil || !strings.Contains(err.Error(), `game is "g"`) {
+		t.Errorf("folding another game's checkpoint: error %v", err)
+	}
+	bare := *run
+	bare.Header.AveragedSteps = nil
+	next := sample(tinyConfig, tinyShape, false)
+	next.Header.Step = 600
+	if _, err := Accumulate(&bare, next); err == nil || !strings.Contains(err.Error(), "lists no averaged steps") {
+		t.Errorf("a mean without its steps: error %v", err)
+	}
+	if _, err := Accumulate(run, nil); err == nil {
+		t.Error("no error folding a nil checkpoint")
+	}
+}

@@ -61,6 +61,8 @@ type Options struct {
 	ServeArgs []string
 	// Created is the export time recorded in the manifest (zero: now).
 	Created time.Time
+	// Provenance, if set, is recorded in the manifest.
+	Provenance *neural.Provenance
 }
 
 // Export writes the agent directory described by opts and returns its
@@ -141,10 +143,11 @@ func export(opts Options) (neural.Manifest, error) {
 		Format: neural.ManifestFormat, Version: neural.ManifestVersion,
 		Name: name, Game: h.Game, EncodingVersion: h.EncodingVersion,
 		Shape: net.Shape(), Network: net.Config(), Parameters: net.NumParams(),
-		Weights: neural.WeightsName,
-		Search:  opts.Search,
-		Source:  neural.Source{Checkpoint: src, Step: h.Step, Seed: h.Seed},
-		Created: created.UTC().Round(time.Second),
+		Weights:    neural.WeightsName,
+		Search:     opts.Search,
+		Source:     neural.Source{Checkpoint: src, Step: h.Step, Seed: h.Seed},
+		Created:    created.UTC().Round(time.Second),
+		Provenance: opts.Provenance,
 	}
 
 	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+atomicfile.TempPrefix)

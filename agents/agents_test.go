@@ -1,0 +1,117 @@
+package agents_test
+
+import (
+	"context"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/agents"
+	"github.com/zerokit/zerokit/env/games"
+)
+
+// TestShippedAgents loads every shipped agent from its unpacked directory
+// (which checks the manifest and the weights' checksum), checks its
+// provenance, and plays a short game with it against random moves.
+func TestShippedAgents(t *testing.T) {
+	for _, tc := range []struct {
+		name, game string
+		moves      int
+	}{
+		{"wyb", "wyb", 40},
+		{"squatter6", "squatter6", 36},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name, err := agents.For(tc.game)
+			if err != nil || name != tc.name {
+				t.Fatalf("For(%q) = %q, %v; want %q", tc.game, name, err, tc.name)
+			}
+			dir, err := agents.Dir(name, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := neural.ReadManifest(dir) // checks the checksum
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := m.Provenance
+			if p == nil || p.Command == "" || p.Steps <= 0 || p.TrainSeconds <= 0 || p.Machine == "" || p.Commit == "" {
+				t.Fatalf("manifest provenance %+v: want the command, steps, wall time, machine and commit", p)
+			}
+			gc, err := games.ConfigFromName(tc.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			game, err := games.New(gc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			net, err := neural.Load(dir, game, neural.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer net.Close()
+			s := m.Search
+			s.Simulations, s.MoveTime = 16, 0 // the shipped search, on a test's budget
+			bot, err := net.NewAgent(s, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			state := game.NewInitialState()
+			for i := 0; i < tc.moves && !state.IsTerminal(); i++ {
+				var a int
+				if i%2 == 0 {
+					if a, err = bot.Act(context.Background(), state); err != nil {
+						t.Fatalf("move %d: %v", i, err)
+					}
+				} else {
+					legal := state.LegalActions(nil)
+					a = legal[rng.IntN(len(legal))]
+				}
+				if err := state.ApplyAction(a); err != nil {
+					t.Fatalf("move %d: the agent's action %d: %v", i, a, err)
+				}
+			}
+		})
+	}
+	if _, err := agents.For("tictactoe"); err == nil {
+		t.Error("For(tictactoe): no error, but no agent ships for it")
+	}
+}
+
+// TestDirRepairs checks that a damaged unpacked copy is replaced.
+func TestDirRepairs(t *testing.T) {
+	cache := t.TempDir()
+	dir, err := agents.Dir("wyb", cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := neural.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, m.Weights), []byte("damaged"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := agents.Dir("wyb", cache)
+	if err != nil || again != dir {
+		t.Fatalf("Dir after damage = %q, %v; want %q", again, err, dir)
+	}
+	if _, err := neural.ReadManifest(dir); err != nil {
+		t.Fatalf("not repaired: %v", err)
+	}
+	files, err := agents.Files("wyb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(files, neural.ManifestName); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := agents.Dir("chess", cache); err == nil {
+		t.Error("Dir(chess): no error")
+	}
+}

@@ -1,0 +1,401 @@
+"""Play a zerokit agent through the COMP30024 (2018) Watch Your Back! referee.
+
+Drop this file (and, optionally, a JSON config file of the same name:
+zerokit_player.json) next to referee.py, then run for example
+
+    python3 referee.py zerokit_player random_agent
+
+The module's Player class starts ``zerokit serve`` (or connects to one
+listening on TCP) and relays the referee's calls over the zerokit line
+protocol (see agent/protocol/doc.go in the zerokit repository):
+
+    Player(colour)       ->  init white|black   ->  ok
+    player.action(turns) ->  action <turns>     ->  [x, y] | [[xa, ya], [xb, yb]] | null
+    player.update(a)     ->  update <a as JSON> ->  ok
+
+Configuration. Each setting is read from an environment variable, else
+from the config file, else takes its default:
+
+  env ZEROKIT_BIN      / "binary"   the zerokit executable. Default: a file
+                                    named zerokit next to this module, else
+                                    zerokit on PATH. A relative path in the
+                                    config file is relative to the file.
+  env ZEROKIT_AGENT    / "agent"    agent spec, e.g. "alphabeta:time=500ms"
+                                    or "net:path=DIR,sims=64". Default
+                                    "random".
+  env ZEROKIT_ARGS     / "args"     more flags for zerokit serve, e.g.
+                                    ["-game-time", "55s"] (a JSON list in
+                                    the file; a shell-quoted string in the
+                                    environment). Default none.
+  env ZEROKIT_ADDRESS  / "address"  "host:port" of a running
+                                    "zerokit serve -listen host:port": connect
+                                    to it instead of starting a process
+                                    (binary, agent and args are then unused).
+  env ZEROKIT_TIMEOUT  / "timeout"  seconds to wait for each response before
+                                    giving up (0: forever). Default 600.
+
+The config file is the module's own name with .json (so a copy of this
+module saved as strong.py reads strong.json: two copies can play two
+different agents), or the file named by ZEROKIT_CONFIG. It is optional.
+
+Failures raise ZerokitError: ZerokitProtocolError when the server answers
+"error ...", ZerokitDied when the process exits or the connection closes
+(the message includes the end of the server's stderr), ZerokitTimeout when
+no answer comes in time, ZerokitConfigError for a bad configuration.
+
+Standard library only; Python 3.6 syntax.
+"""
+
+import json
+import os
+import select
+import shlex
+import shutil
+import socket
+import subprocess
+import tempfile
+import weakref
+
+__all__ = ['Player', 'Connection', 'load_config', 'ZerokitError',
+           'ZerokitProtocolError', 'ZerokitDied', 'ZerokitTimeout',
+           'ZerokitConfigError', 'action_from_json', 'action_to_json']
+
+DEFAULT_AGENT = 'random'
+DEFAULT_TIMEOUT = 600.0
+MAX_LINE = 1 << 16
+QUIT_TIMEOUT = 2.0  # seconds close() waits for "bye"
+
+
+class ZerokitError(Exception):
+    """Base class of the adapter's errors."""
+
+
+class ZerokitConfigError(ZerokitError):
+    """The configuration (file or environment) is invalid."""
+
+
+class ZerokitProtocolError(ZerokitError):
+    """The server answered a request with "error <reason>" or nonsense."""
+
+
+class ZerokitDied(ZerokitError):
+    """The server process exited or the connection closed."""
+
+
+class ZerokitTimeout(ZerokitError):
+    """The server did not answer in time."""
+
+
+def _config_path(module_file):
+    explicit = os.environ.get('ZEROKIT_CONFIG')
+    if explicit:
+        if not os.path.isfile(explicit):
+            raise ZerokitConfigError(
+                'ZEROKIT_CONFIG names %r, which is not a file' % explicit)
+        return explicit
+    path = os.path.splitext(os.path.abspath(module_file))[0] + '.json'
+    return path if os.path.isfile(path) else None
+
+
+_KEYS = ('binary', 'agent', 'args', 'address', 'timeout')
+
+
+def load_config(module_file=__file__):
+    """Resolve the settings (see the module documentation) as a dict with
+    the keys binary, agent, args (a list), address (or None) and timeout
+    (seconds, None for no limit)."""
+    path = _config_path(module_file)
+    conf = {}
+    if path is not None:
+        try:
+            with open(path, encoding='utf-8') as f:
+                conf = json.load(f)
+        except (OSError, ValueError) as e:
+            raise ZerokitConfigError('config file %s: %s' % (path, e))
+        if not isinstance(conf, dict):
+            raise ZerokitConfigError(
+                'config file %s: want a JSON object, got %s'
+                % (path, type(conf).__name__))
+        unknown = sorted(set(conf) - set(_KEYS))
+        if unknown:
+            raise ZerokitConfigError(
+                'config file %s: unknown key(s) %s (known: %s)'
+                % (path, ', '.join(unknown), ', '.join(_KEYS)))
+    where = 'config file %s' % path
+    base = os.path.dirname(path) if path else os.getcwd()
+
+    def pick(env, key):
+        if os.environ.get(env):
+            return os.environ[env], 'environment variable ' + env, True
+        if key in conf:
+            return conf[key], where + ' key "%s"' % key, False
+        return None, None, False
+
+    out = {}
+    value, src, from_env = pick('ZEROKIT_BIN', 'binary')
+    if value is None:
+        here = os.path.join(os.path.dirname(os.path.abspath(module_file)),
+                            'zerokit')
+        value = here if os.path.isfile(here) else shutil.which('zerokit')
+        src = 'default'
+    elif not isinstance(value, str) or not value:
+        raise ZerokitConfigError('%s: want a path' % src)
+    elif not from_env and not os.path.isabs(value) and os.sep in value:
+        value = os.path.join(base, value)
+    out['binary'] = value
+
+    value, src, _ = pick('ZEROKIT_AGENT', 'agent')
+    if value is None:
+        value = DEFAULT_AGENT
+    elif not isinstance(value, str) or not value.strip():
+        raise ZerokitConfigError('%s: want an agent spec string' % src)
+    out['agent'] = value
+
+    value, src, from_env = pick('ZEROKIT_ARGS', 'args')
+    if value is None:
+        value = []
+    elif from_env:
+        try:
+            value = shlex.split(value)
+        except ValueError as e:
+            raise ZerokitConfigError('%s: %s' % (src, e))
+    elif not (isinstance(value, list) and
+              all(isinstance(a, str) for a in value)):
+        raise ZerokitConfigError('%s: want a list of strings' % src)
+    out['args'] = value
+
+    value, src, _ = pick('ZEROKIT_ADDRESS', 'address')
+    if value is not None:
+        if not isinstance(value, str) or value.rpartition(':')[1] != ':':
+            raise ZerokitConfigError('%s: want "host:port"' % src)
+        host, _, port = value.rpartition(':')
+        if not port.isdigit() or not host:
+            raise ZerokitConfigError('%s: want "host:port", got %r'
+                                     % (src, value))
+    out['address'] = value
+
+    value, src, _ = pick('ZEROKIT_TIMEOUT', 'timeout')
+    if value is None:
+        value = DEFAULT_TIMEOUT
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        value = float(value)
+        if value < 0 or value != value:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ZerokitConfigError('%s: want a number of seconds >= 0, got %r'
+                                 % (src, value))
+    out['timeout'] = value or None
+
+    if out['address'] is None and not out['binary']:
+        raise ZerokitConfigError(
+            'cannot find the zerokit executable: set ZEROKIT_BIN or "binary" '
+            'in %s, or put zerokit next to %s or on PATH'
+            % (path or 'a config file', os.path.abspath(module_file)))
+    return out
+
+
+def action_to_json(action):
+    """Write a referee action (a tuple, nested tuples or None) as JSON."""
+    try:
+        return json.dumps(action, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise ZerokitProtocolError('cannot send action %r: %s' % (action, e))
+
+
+def _coords(v):
+    return (isinstance(v, list) and len(v) == 2 and
+            all(isinstance(c, int) and not isinstance(c, bool) for c in v))
+
+
+def action_from_json(text):
+    """Read the server's JSON action into the referee's form: (x, y),
+    ((xa, ya), (xb, yb)) or None."""
+    try:
+        v = json.loads(text)
+    except ValueError:
+        raise ZerokitProtocolError('server sent %r, not a JSON action' % text)
+    if v is None:
+        return None
+    if _coords(v):
+        return tuple(v)
+    if isinstance(v, list) and len(v) == 2 and all(_coords(p) for p in v):
+        return (tuple(v[0]), tuple(v[1]))
+    raise ZerokitProtocolError('server sent %r, not [x, y], '
+                               '[[xa, ya], [xb, yb]] or null' % text)
+
+
+class Connection(object):
+    """One line-protocol session with a zerokit server: a child process
+    speaking on its stdin/stdout, or a TCP connection."""
+
+    def __init__(self, config):
+        self.timeout = config['timeout']
+        self._buf = b''
+        self.proc = None
+        self.sock = None
+        self._stderr = None
+        self.describe = ''
+        if config['address']:
+            host, _, port = config['address'].rpartition(':')
+            self.describe = 'zerokit server at %s' % config['address']
+            try:
+                self.sock = socket.create_connection(
+                    (host.strip('[]'), int(port)), timeout=self.timeout)
+            except OSError as e:
+                raise ZerokitDied('cannot connect to %s: %s'
+                                  % (self.describe, e))
+            self.sock.settimeout(None)
+            self._fd = self.sock.fileno()
+        else:
+            cmd = [config['binary'], 'serve', '-agent', config['agent']] + \
+                config['args']
+            self.describe = 'zerokit serve process (%s)' % ' '.join(
+                shlex.quote(c) for c in cmd)
+            self._stderr = tempfile.TemporaryFile()
+            try:
+                self.proc = subprocess.Popen(
+                    cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=self._stderr, bufsize=0)
+            except OSError as e:
+                self._stderr.close()
+                raise ZerokitDied('cannot start %s: %s' % (self.describe, e))
+            self._fd = self.proc.stdout.fileno()
+        self._finalizer = weakref.finalize(
+            self, _shutdown, self.proc, self.sock, self._stderr)
+
+    def stderr_tail(self, limit=2000):
+        """The last characters the server process wrote to stderr."""
+        if self._stderr is None:
+            return ''
+        try:
+            self._stderr.seek(0)
+            data = self._stderr.read()
+        except (OSError, ValueError):
+            return ''
+        return data[-limit:].decode('utf-8', 'replace').strip()
+
+    def _died(self, what):
+        msg = '%s %s' % (self.describe, what)
+        if self.proc is not None:
+            try:
+                code = self.proc.wait(timeout=2)
+                msg += ' (exit status %s)' % code
+            except subprocess.TimeoutExpired:
+                pass
+            tail = self.stderr_tail()
+            if tail:
+                msg += '; its stderr ends with:\n' + tail
+        return ZerokitDied(msg)
+
+    def request(self, line):
+        """Send one request line and return the response line; an error
+        response raises ZerokitProtocolError."""
+        data = (line + '\n').encode('utf-8')
+        try:
+            if self.sock is not None:
+                self.sock.sendall(data)
+            else:
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+        except (OSError, ValueError) as e:
+            raise self._died('cannot be written to (%s)' % e)
+        resp = self._read_line(line)
+        if resp.startswith('error'):
+            raise ZerokitProtocolError('%s rejected %r: %s' % (
+                self.describe, line, resp[len('error'):].strip()))
+        return resp
+
+    def _read_line(self, request):
+        while b'\n' not in self._buf:
+            if len(self._buf) > MAX_LINE:
+                raise ZerokitProtocolError('response to %r longer than %d '
+                                           'bytes' % (request, MAX_LINE))
+            try:
+                ready, _, _ = select.select([self._fd], [], [], self.timeout)
+            except (OSError, ValueError) as e:
+                raise self._died('cannot be read from (%s)' % e)
+            if not ready:
+                raise ZerokitTimeout('%s did not answer %r within %g s' % (
+                    self.describe, request, self.timeout))
+            try:
+                chunk = os.read(self._fd, 4096)
+            except OSError as e:
+                raise self._died('cannot be read from (%s)' % e)
+            if not chunk:
+                raise self._died('closed the session while answering %r'
+                                 % request)
+            self._buf += chunk
+        line, _, self._buf = self._buf.partition(b'\n')
+        try:
+            return line.decode('utf-8').rstrip('\r')
+        except UnicodeDecodeError:
+            raise ZerokitProtocolError('response to %r is not UTF-8' % request)
+
+    def close(self):
+        """End the session politely (quit) and release the process or
+        socket. Safe to call more than once."""
+        if not self._finalizer.alive:
+            return
+        timeout = self.timeout
+        self.timeout = QUIT_TIMEOUT if timeout is None else \
+            min(timeout, QUIT_TIMEOUT)
+        try:
+            self.request('quit')
+        except ZerokitError:
+            pass  # gone or confused: the shutdown below ends it anyway
+        finally:
+            self.timeout = timeout
+        self._finalizer()
+
+
+def _shutdown(proc, sock, stderr):
+    if sock is not None:
+        sock.close()
+    if proc is not None:
+        for f in (proc.stdin, proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    if stderr is not None:
+        stderr.close()
+
+
+class Player(object):
+    """The referee's Player interface, played by a zerokit agent."""
+
+    def __init__(self, colour):
+        """:param colour: 'white' or 'black'."""
+        if colour not in ('white', 'black'):
+            raise ValueError("colour must be 'white' or 'black', got %r"
+                             % (colour,))
+        self.colour = colour
+        self.conn = Connection(load_config(__file__))
+        try:
+            self.conn.request('init ' + colour)
+        except ZerokitError:
+            self.conn.close()
+            raise
+
+    def action(self, turns):
+        """Return this player's action for the referee's turn counter:
+        (x, y), ((xa, ya), (xb, yb)) or None (forfeit)."""
+        if isinstance(turns, bool) or not isinstance(turns, int):
+            raise TypeError('turns must be an int, got %r' % (turns,))
+        return action_from_json(self.conn.request('action %d' % turns))
+
+    def update(self, action):
+        """Tell the agent the opponent's action (in the referee's form)."""
+        self.conn.request('update ' + action_to_json(action))
+
+    def close(self):
+        """End the session; the referee never calls this, garbage
+        collection or interpreter exit does it otherwise."""
+        self.conn.close()

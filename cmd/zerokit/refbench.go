@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zerokit/zerokit/agent/neural/export"
+	shipped "github.com/zerokit/zerokit/agents"
+	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/python/refbench"
+)
+
+const refbenchUsage = `usage: zerokit refbench -referee PATH/referee.py [-agent DIR] -vs OPPONENT [-vs ...] [flags]
+
+Plays an exported agent (default: the Watch Your Back! agent that ships
+with zerokit) inside the course's own referee, "python3 referee.py -t 60
+-s 100 WHITE BLACK", against each opponent, games in parallel and colours
+alternated, and prints the agent's W-D-L (also per colour) with the
+score's 95% interval, and per game its CPU seconds and peak memory as its
+adapter measured them (the referee cannot see the agent's zerokit
+process; the adapter charges it and fails the game if the agent exceeds
+the limits). A benchmark, not a test: a game takes up to a minute.
+
+An OPPONENT is
+  SPEC            a zerokit agent spec through the Python adapter, e.g.
+                  greedy, alphabeta:depth=3
+  SPEC@DURATION   the same with a thinking budget per game, e.g.
+                  alphabeta:depth=0@55s (alpha-beta at equal resources)
+  module:PATH     any referee Player module (x.py or a package directory)
+
+Opponents run the zerokit binary of -binary, and the shipped agent is
+exported with it: use the play-only build (CGO_ENABLED=0 go build -tags
+nonet), whose process stays far below 100 MB; a libtorch build does not.
+
+flags:
+`
+
+// runRefbench implements "zerokit refbench".
+func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("refbench", refbenchUsage, stderr)
+	referee := fs.String("referee", "", "the course's `referee.py` (required)")
+	agentDir := fs.String("agent", "", "exported agent `directory` (default: the shipped Watch Your Back! agent, exported with -binary)")
+	binary := fs.String("binary", "", "zerokit executable of the adapters (default: this program)")
+	var opponents []refbench.Opponent
+	fs.Func("vs", "an opponent (repeatable; see above)", func(v string) error {
+		o, err := parseOpponent(v)
+		if err == nil {
+			opponents = append(opponents, o)
+		}
+		return err
+	})
+	games := fs.Int("games", 10, "games per opponent (colours alternate)")
+	parallel := fs.Int("parallel", 2, "games at once")
+	timeLimit := fs.Float64("t", 60, "the referee's -t: CPU seconds per player per game")
+	spaceLimit := fs.Float64("s", 100, "the referee's -s: MB per player")
+	timeout := fs.Duration("game-timeout", 20*time.Minute, "wall time after which a game counts as unfinished (the referee has no turn limit)")
+	python := fs.String("python", "python3", "Python interpreter")
+	jsonOut := fs.String("json", "", "also write every game as JSON to `FILE`")
+	keep := fs.String("keep", "", "keep each game's directory (referee output, usage logs) under `DIR`")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *referee == "" || len(opponents) == 0 {
+		fs.Usage()
+		return errors.New("-referee and at least one -vs are required")
+	}
+	bin := *binary
+	if bin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("finding this program (set -binary): %w", err)
+		}
+		bin = exe
+		if linksLibtorch {
+			fmt.Fprintln(stderr, "refbench: note: this zerokit links libtorch, whose process alone exceeds 100 MB; give -binary a play-only build (CGO_ENABLED=0 go build -tags nonet)")
+		}
+	}
+	dir := *agentDir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "zerokit-refbench-agent-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		name := "wyb"
+		m, err := shipped.Manifest(name)
+		if err != nil {
+			return err
+		}
+		src, err := shipped.Dir(name, "")
+		if err != nil {
+			return err
+		}
+		dir = filepath.Join(tmp, "agent")
+		if _, err := export.Export(export.Options{
+			Checkpoint: filepath.Join(src, m.Weights), Out: dir, Name: m.Name, Search: m.Search,
+			Binary: bin, ServeArgs: []string{"-game-time", "55s"}, Provenance: m.Provenance,
+		}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "refbench: agent %s, %d games against each of %d opponents, %d at once\n", dir, *games, len(opponents), *parallel)
+	matches, err := refbench.Run(ctx, refbench.Options{
+		Python: *python, Referee: *referee, Agent: dir, Binary: bin, Opponents: opponents,
+		Games: *games, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
+		GameTimeout: *timeout, Dir: *keep,
+		OnGame: func(g refbench.Game) {
+			fmt.Fprintf(stderr, "%s game %d: agent %s %s after %d actions; %.1f s CPU, %.1f MB\n",
+				g.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.AgentCPU, g.AgentPeakMB)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if *jsonOut != "" {
+		b, err := json.MarshalIndent(matches, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	return refbench.WriteText(stdout, matches)
+}
+
+// parseOpponent reads a -vs value.
+func parseOpponent(v string) (refbench.Opponent, error) {
+	if path, ok := strings.CutPrefix(v, "module:"); ok {
+		if path == "" {
+			return refbench.Opponent{}, errors.New("-vs module: needs a path")
+		}
+		return refbench.Opponent{Module: path}, nil
+	}
+	spec, budget, hasBudget := strings.Cut(v, "@")
+	if strings.TrimSpace(spec) == "" {
+		return refbench.Opponent{}, fmt.Errorf("-vs %q: no agent spec", v)
+	}
+	o := refbench.Opponent{Spec: spec}
+	if hasBudget {
+		d, err := time.ParseDuration(budget)
+		if err != nil || d <= 0 {
+			return refbench.Opponent{}, fmt.Errorf("-vs %q: the budget after @ must be a positive duration, e.g. 55s", v)
+		}
+		o.ServeArgs = []string{"-game-time", d.String()}
+	}
+	return o, nil
+}

@@ -1,0 +1,544 @@
+// Package refbench measures an exported agent inside the course's own
+// referee: it plays games of "python3 referee.py -t 60 -s 100 WHITE BLACK"
+// between the agent (through its Python adapter) and opponents (zerokit's
+// baselines through the same adapter, or any Player module), in parallel,
+// colours alternated, and collects each game's result and the agent's
+// resources as its adapter measured them (the referee itself cannot see a
+// player's child process; see python/zerokit_player.py).
+package refbench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zerokit/zerokit/arena/elo"
+	"github.com/zerokit/zerokit/python"
+)
+
+// The Python module names the games use.
+const (
+	agentModule    = "zkagent"
+	opponentModule = "zkopponent"
+)
+
+// Opponent is one opponent: a zerokit agent spec played through the
+// adapter, or a Python module with a Player class.
+type Opponent struct {
+	// Spec is a zerokit agent spec ("alphabeta:depth=3"), or "" for a
+	// module.
+	Spec string
+	// Module is a Player module's file (x.py) or package directory, or ""
+	// for a spec.
+	Module string
+	// ServeArgs are extra "zerokit serve" flags of a spec's adapter, e.g.
+	// -game-time 55s.
+	ServeArgs []string
+}
+
+// Name labels the opponent in reports.
+func (o Opponent) Name() string {
+	if o.Spec != "" {
+		if len(o.ServeArgs) > 0 {
+			return o.Spec + " (" + strings.Join(o.ServeArgs, " ") + ")"
+		}
+		return o.Spec
+	}
+	return "module " + filepath.Base(o.Module)
+}
+
+// Options configure Run.
+type Options struct {
+	// Python is the interpreter (default python3) and Referee the path
+	// of referee.py.
+	Python, Referee string
+	// Agent is the exported agent directory (see "zerokit export").
+	Agent string
+	// Binary is the zerokit executable of the opponents' adapters (the
+	// play-only build keeps them small).
+	Binary string
+	// Opponents are played in turn, Games games each (even: colours
+	// alternate, the agent White in the even-numbered games).
+	Opponents []Opponent
+	Games     int
+	// Parallel is the number of referee processes at once (default 1).
+	Parallel int
+	// TimeLimit (CPU seconds) and SpaceLimit (MB) are the referee's -t and
+	// -s, and the adapter's limits (default 60 and 100).
+	TimeLimit, SpaceLimit float64
+	// GameTimeout ends a game that runs longer in wall time (the referee
+	// has no turn limit); such a game counts as unfinished. Default 20m.
+	GameTimeout time.Duration
+	// Dir is where the games' directories go (default: a new temporary
+	// directory, removed afterwards).
+	Dir string
+	// OnGame, if set, is called after each game (serialised).
+	OnGame func(Game)
+}
+
+// Outcome is a game's result for the agent.
+type Outcome string
+
+// Outcomes.
+const (
+	Win        Outcome = "win"
+	Draw       Outcome = "draw"
+	Loss       Outcome = "loss"
+	Unfinished Outcome = "unfinished" // the wall-time cap ended it
+	Failed     Outcome = "error"      // the referee failed and the loser is unknown
+)
+
+// Game is one refereed game.
+type Game struct {
+	// Opponent names the opponent and Index numbers the game within its
+	// match; AgentColour is "white" or "black".
+	Opponent    string `json:"opponent"`
+	Index       int    `json:"index"`
+	AgentColour string `json:"agent_colour"`
+	// Outcome is the agent's result and Reason how the game ended (the
+	// referee's words).
+	Outcome Outcome `json:"outcome"`
+	Reason  string  `json:"reason"`
+	// Actions is the number of actions the referee applied, and Seconds
+	// the game's wall time.
+	Actions int     `json:"actions"`
+	Seconds float64 `json:"seconds"`
+	// AgentCPU is the agent's CPU seconds (its zerokit process, all
+	// threads, plus the adapter's Python time) and AgentPeakMB its peak
+	// resident memory in MB, as its adapter measured them; AgentOverLimit
+	// names an exceeded limit.
+	AgentCPU       float64 `json:"agent_cpu_seconds"`
+	AgentPeakMB    float64 `json:"agent_peak_mb"`
+	AgentOverLimit string  `json:"agent_over_limit,omitempty"`
+	// Dir holds the game's referee output (referee.out, referee.err).
+	Dir string `json:"dir,omitempty"`
+}
+
+// Match summarises the games against one opponent.
+type Match struct {
+	Opponent string `json:"opponent"`
+	// All, AsWhite and AsBlack count the finished games.
+	All     Score `json:"all"`
+	AsWhite Score `json:"as_white"`
+	AsBlack Score `json:"as_black"`
+	// Unfinished and Failed count the games left out of the score.
+	Unfinished int `json:"unfinished"`
+	Failed     int `json:"failed"`
+	// MaxCPU and MeanCPU are the agent's CPU seconds per game, MaxPeakMB
+	// its largest peak memory.
+	MaxCPU    float64 `json:"max_cpu_seconds"`
+	MeanCPU   float64 `json:"mean_cpu_seconds"`
+	MaxPeakMB float64 `json:"max_peak_mb"`
+	Games     []Game  `json:"games"`
+}
+
+// Score is the agent's results over some games: (wins + draws/2) / games
+// with its 95% Wilson interval (0 in [0, 1] without games).
+type Score struct {
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	Score  float64 `json:"score"`
+	Low    float64 `json:"low"`
+	High   float64 `json:"high"`
+}
+
+// newScore scores the results of k: wins, draws, losses.
+func newScore(k [3]int) Score {
+	e := elo.Estimate95(k[0], k[1], k[2])
+	s := Score{Wins: k[0], Draws: k[1], Losses: k[2], Low: e.ScoreLo, High: e.ScoreHi}
+	if e.Games() > 0 {
+		s.Score = e.Score
+	}
+	return s
+}
+
+// Run plays the games and returns a Match per opponent.
+func Run(ctx context.Context, opts Options) ([]Match, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	dir := opts.Dir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "zerokit-refbench-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	adapter, err := python.PlayerModule()
+	if err != nil {
+		return nil, err
+	}
+	type job struct{ opp, index int }
+	jobs := make(chan job)
+	results := make([][]Game, len(opts.Opponents))
+	for i := range results {
+		results[i] = make([]Game, opts.Games)
+	}
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range opts.Parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				gdir := filepath.Join(dir, fmt.Sprintf("opp%d-game%03d", j.opp, j.index))
+				g, err := opts.play(ctx, gdir, adapter, opts.Opponents[j.opp], j.index)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				if err == nil {
+					if opts.Dir != "" {
+						g.Dir = gdir
+					}
+					results[j.opp][j.index] = g
+					if opts.OnGame != nil {
+						opts.OnGame(g)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for o := range opts.Opponents {
+		for i := range opts.Games {
+			select {
+			case jobs <- job{o, i}:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	matches := make([]Match, len(opts.Opponents))
+	for o, opp := range opts.Opponents {
+		matches[o] = summarise(opp.Name(), results[o])
+	}
+	return matches, nil
+}
+
+func (o *Options) check() error {
+	if o.Python == "" {
+		o.Python = "python3"
+	}
+	if o.TimeLimit == 0 {
+		o.TimeLimit = 60
+	}
+	if o.SpaceLimit == 0 {
+		o.SpaceLimit = 100
+	}
+	if o.GameTimeout == 0 {
+		o.GameTimeout = 20 * time.Minute
+	}
+	if o.Parallel == 0 {
+		o.Parallel = 1
+	}
+	switch {
+	case o.Referee == "":
+		return errors.New("refbench: no referee.py given")
+	case o.Agent == "":
+		return errors.New("refbench: no agent directory given")
+	case len(o.Opponents) == 0:
+		return errors.New("refbench: no opponents given")
+	case o.Games < 1:
+		return fmt.Errorf("refbench: %d games per opponent, want at least 1", o.Games)
+	case o.Parallel < 1:
+		return fmt.Errorf("refbench: parallel %d, want at least 1", o.Parallel)
+	case o.TimeLimit < 0 || o.SpaceLimit < 0:
+		return errors.New("refbench: negative limits")
+	}
+	if st, err := os.Stat(o.Referee); err != nil || st.IsDir() {
+		return fmt.Errorf("refbench: referee %s: not a file", o.Referee)
+	}
+	if _, err := os.Stat(filepath.Join(o.Agent, "__init__.py")); err != nil {
+		return fmt.Errorf("refbench: agent %s: not an exported agent directory (no __init__.py; see zerokit export)", o.Agent)
+	}
+	if _, err := exec.LookPath(o.Python); err != nil {
+		return fmt.Errorf("refbench: python interpreter %q: %w", o.Python, err)
+	}
+	for i, opp := range o.Opponents {
+		switch {
+		case (opp.Spec == "") == (opp.Module == ""):
+			return fmt.Errorf("refbench: opponent %d: want a spec or a module", i)
+		case opp.Spec != "" && o.Binary == "":
+			return fmt.Errorf("refbench: opponent %s: no zerokit binary for its adapter", opp.Spec)
+		case opp.Module != "":
+			if _, err := os.Stat(opp.Module); err != nil {
+				return fmt.Errorf("refbench: opponent module: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// play runs game index against opp in gdir.
+func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opponent, index int) (Game, error) {
+	g := Game{Opponent: opp.Name(), Index: index, AgentColour: "white"}
+	if index%2 == 1 {
+		g.AgentColour = "black"
+	}
+	if err := os.MkdirAll(gdir, 0o755); err != nil {
+		return g, err
+	}
+	agentDir, err := filepath.Abs(o.Agent)
+	if err != nil {
+		return g, err
+	}
+	if err := os.Symlink(agentDir, filepath.Join(gdir, agentModule)); err != nil {
+		return g, err
+	}
+	oppModule := opponentModule
+	if opp.Spec != "" {
+		if err := os.WriteFile(filepath.Join(gdir, oppModule+".py"), adapter, 0o644); err != nil {
+			return g, err
+		}
+		conf, err := json.Marshal(map[string]any{"binary": o.Binary, "agent": opp.Spec, "args": append([]string{}, opp.ServeArgs...)})
+		if err != nil {
+			return g, err
+		}
+		if err := os.WriteFile(filepath.Join(gdir, oppModule+".json"), conf, 0o644); err != nil {
+			return g, err
+		}
+	} else {
+		abs, err := filepath.Abs(opp.Module)
+		if err != nil {
+			return g, err
+		}
+		oppModule = strings.TrimSuffix(filepath.Base(abs), ".py")
+		if oppModule == agentModule {
+			return g, fmt.Errorf("refbench: opponent module %s has the agent's module name", abs)
+		}
+		if err := os.Symlink(abs, filepath.Join(gdir, filepath.Base(abs))); err != nil {
+			return g, err
+		}
+	}
+	white, black := agentModule, oppModule
+	if g.AgentColour == "black" {
+		white, black = black, white
+	}
+	gctx, cancel := context.WithTimeout(ctx, o.GameTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(gctx, o.Python, o.Referee, "-t", fmt.Sprint(o.TimeLimit), "-s", fmt.Sprint(o.SpaceLimit), white, black)
+	cmd.Dir = gdir
+	cmd.Env = append(os.Environ(),
+		"PYTHONPATH="+gdir,
+		"PYTHONDONTWRITEBYTECODE=1",
+		"ZEROKIT_USAGE_LOG="+filepath.Join(gdir, "usage-{module}.json"),
+		fmt.Sprintf("ZEROKIT_CPU_LIMIT=%g", o.TimeLimit),
+		fmt.Sprintf("ZEROKIT_MEMORY_LIMIT=%g", o.SpaceLimit),
+	)
+	stdout, err := os.Create(filepath.Join(gdir, "referee.out"))
+	if err != nil {
+		return g, err
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(filepath.Join(gdir, "referee.err"))
+	if err != nil {
+		return g, err
+	}
+	defer stderr.Close()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	runErr := cmd.Run()
+	g.Seconds = time.Since(start).Seconds()
+	if ctx.Err() != nil {
+		return g, ctx.Err()
+	}
+	out, err := os.ReadFile(stdout.Name())
+	if err != nil {
+		return g, err
+	}
+	errText, err := os.ReadFile(stderr.Name())
+	if err != nil {
+		return g, err
+	}
+	var winner string
+	winner, g.Actions, g.Reason = parseReferee(string(out), string(errText), white, black)
+	switch {
+	case gctx.Err() != nil:
+		g.Outcome, g.Reason = Unfinished, fmt.Sprintf("still playing after %v (the referee has no turn limit)", o.GameTimeout)
+	case winner == "draw":
+		g.Outcome = Draw
+	case winner == "":
+		g.Outcome = Failed
+		if runErr != nil {
+			g.Reason += fmt.Sprintf(" (referee: %v)", runErr)
+		}
+	case (winner == "W") == (g.AgentColour == "white"):
+		g.Outcome = Win
+	default:
+		g.Outcome = Loss
+	}
+	if u, err := readUsage(filepath.Join(gdir, "usage-"+agentModule+".json")); err == nil {
+		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit = u.CPU, u.PeakMB, u.Exceeded
+	} else if g.Outcome != Failed {
+		return g, fmt.Errorf("refbench: game %d against %s: the agent's usage log: %w", index, opp.Name(), err)
+	}
+	return g, nil
+}
+
+var progressLine = regexp.MustCompile(`^(\d+ turns into the (placing|moving) phase|game over!)$`)
+
+// parseReferee reads a referee run's output: the winner ("W", "B",
+// "draw", or "" when unknown), the number of actions applied, and how the
+// game ended. white and black are the modules' names, for errors raised
+// by a player.
+func parseReferee(out, errText, white, black string) (winner string, actions int, reason string) {
+	boards := 0
+	sc := bufio.NewScanner(strings.NewReader(out))
+	mover := func() string {
+		if (boards-1)%2 == 0 {
+			return "W"
+		}
+		return "B"
+	}
+	other := map[string]string{"W": "B", "B": "W"}
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case progressLine.MatchString(line):
+			boards++
+		case strings.HasPrefix(line, "winner: "):
+			winner = strings.TrimSuffix(strings.TrimPrefix(line, "winner: "), "!")
+			if reason == "" {
+				reason = "game over"
+			}
+		case strings.HasPrefix(line, "invalid action ("):
+			reason = line
+		case strings.HasPrefix(line, "resource limit exceeded"):
+			// The player to move exceeded the referee's own limits.
+			reason = line + " (" + mover() + ")"
+			winner = other[mover()]
+		}
+	}
+	actions = max(boards-1, 0)
+	if winner == "" && errText != "" {
+		// A player raised an exception: the referee's traceback names it.
+		last := lastLine(errText)
+		switch {
+		case strings.Contains(errText, "/"+white+"/") || strings.Contains(errText, "/"+white+".py") || strings.Contains(last, white+"."):
+			winner, reason = "B", "White's player failed: "+last
+		case strings.Contains(errText, "/"+black+"/") || strings.Contains(errText, "/"+black+".py") || strings.Contains(last, black+"."):
+			winner, reason = "W", "Black's player failed: "+last
+		default:
+			reason = "the referee failed: " + last
+		}
+	}
+	return winner, actions, reason
+}
+
+// lastLine returns the last non-empty line of text.
+func lastLine(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// usage is the part of the adapter's usage log that refbench reads.
+type usage struct {
+	CPU      float64 `json:"cpu_seconds"`
+	PeakMB   float64 `json:"peak_memory_mb"`
+	Exceeded string  `json:"exceeded"`
+}
+
+func readUsage(path string) (usage, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return usage{}, err
+	}
+	var u usage
+	if err := json.Unmarshal(b, &u); err != nil {
+		return usage{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return u, nil
+}
+
+// summarise totals one opponent's games.
+func summarise(name string, games []Game) Match {
+	m := Match{Opponent: name, Games: games}
+	var all, white, black [3]int
+	var cpu float64
+	n := 0
+	for _, g := range games {
+		k := -1
+		switch g.Outcome {
+		case Win:
+			k = 0
+		case Draw:
+			k = 1
+		case Loss:
+			k = 2
+		case Unfinished:
+			m.Unfinished++
+		case Failed:
+			m.Failed++
+		}
+		if k >= 0 {
+			all[k]++
+			if g.AgentColour == "white" {
+				white[k]++
+			} else {
+				black[k]++
+			}
+		}
+		cpu += g.AgentCPU
+		n++
+		m.MaxCPU = max(m.MaxCPU, g.AgentCPU)
+		m.MaxPeakMB = max(m.MaxPeakMB, g.AgentPeakMB)
+	}
+	if n > 0 {
+		m.MeanCPU = cpu / float64(n)
+	}
+	m.All, m.AsWhite, m.AsBlack = newScore(all), newScore(white), newScore(black)
+	return m
+}
+
+// WriteText writes the matches as a table, then one line per game.
+func WriteText(w io.Writer, matches []Match) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "| opponent | W-D-L | score, 95% CI | as White | as Black | unfinished / failed | agent CPU s per game (mean / max) | agent peak MB (max) |")
+	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|")
+	for _, m := range matches {
+		e := m.All
+		fmt.Fprintf(bw, "| %s | %d-%d-%d | %.3f [%.3f, %.3f] | %d-%d-%d | %d-%d-%d | %d / %d | %.1f / %.1f | %.1f |\n",
+			m.Opponent, e.Wins, e.Draws, e.Losses, e.Score, e.Low, e.High,
+			m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses, m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses,
+			m.Unfinished, m.Failed, m.MeanCPU, m.MaxCPU, m.MaxPeakMB)
+	}
+	fmt.Fprintln(bw)
+	for _, m := range matches {
+		for _, g := range m.Games {
+			fmt.Fprintf(bw, "%s game %d: agent %s, %s after %d actions (%s); agent %.2f s CPU, %.1f MB peak, %.0f s wall%s\n",
+				m.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.Reason, g.AgentCPU, g.AgentPeakMB, g.Seconds,
+				map[bool]string{true: ", OVER LIMIT: " + g.AgentOverLimit, false: ""}[g.AgentOverLimit != ""])
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,90 @@
+package refbench
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestParseReferee(t *testing.T) {
+	board := func(progress string) string { return "X - - - - - - X\n" + progress + "\n" }
+	boards := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(board(fmt.Sprintf("%d turns into the placing phase", i)))
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, out, err string
+		winner         string
+		actions        int
+		reason         string
+	}{
+		{"white wins", boards(3) + board("game over!") + "winner: W!\n", "", "W", 3, "game over"},
+		{"draw", boards(1) + board("game over!") + "winner: draw!\n", "", "draw", 1, "game over"},
+		{"invalid action", boards(5) + "invalid action (B): no piece at (3, 4)\nwinner: W!\n", "", "W", 4, "invalid action (B): no piece at (3, 4)"},
+		{"referee limit, white to move", boards(3) + "resource limit exceeded during action(): Player exceeded available time\n", "", "B", 2, "resource limit exceeded during action(): Player exceeded available time (W)"},
+		{"referee limit, black to move", boards(2) + "resource limit exceeded during action(): x\n", "", "W", 1, "resource limit exceeded during action(): x (B)"},
+		{"black's module raised", boards(4), "Traceback:\n  File \"/tmp/g/zkagent/zerokit_player.py\", line 5\nzkagent.zerokit_player.ZerokitResourceError: zerokit agent (black) used 70 s of CPU\n", "W", 3, "Black's player failed: zkagent.zerokit_player.ZerokitResourceError: zerokit agent (black) used 70 s of CPU"},
+		{"white's module raised", boards(1), "Traceback:\n  File \"/tmp/g/mine.py\", line 9\nValueError: oops\n", "B", 0, "White's player failed: ValueError: oops"},
+		{"referee failed", "", "python3: can't open file\n", "", 0, "the referee failed: python3: can't open file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			white, black := "mine", "zkagent"
+			w, n, r := parseReferee(tc.out, tc.err, white, black)
+			if w != tc.winner || n != tc.actions || r != tc.reason {
+				t.Errorf("parseReferee = %q, %d, %q; want %q, %d, %q", w, n, r, tc.winner, tc.actions, tc.reason)
+			}
+		})
+	}
+}
+
+func TestSummarise(t *testing.T) {
+	games := []Game{
+		{AgentColour: "white", Outcome: Win, AgentCPU: 10, AgentPeakMB: 40},
+		{AgentColour: "black", Outcome: Loss, AgentCPU: 20, AgentPeakMB: 50},
+		{AgentColour: "white", Outcome: Draw, AgentCPU: 30, AgentPeakMB: 45},
+		{AgentColour: "black", Outcome: Unfinished, AgentCPU: 40, AgentPeakMB: 30},
+		{AgentColour: "white", Outcome: Failed},
+	}
+	m := summarise("x", games)
+	if e := m.All; e.Wins != 1 || e.Draws != 1 || e.Losses != 1 || e.Score != 0.5 {
+		t.Errorf("all %+v, want 1-1-1, score 0.5", e)
+	}
+	if w, b := m.AsWhite, m.AsBlack; w.Wins != 1 || w.Draws != 1 || b.Losses != 1 || b.Wins != 0 {
+		t.Errorf("as white %+v, as black %+v", w, b)
+	}
+	if m.Unfinished != 1 || m.Failed != 1 || m.MaxCPU != 40 || m.MeanCPU != 20 || m.MaxPeakMB != 50 {
+		t.Errorf("match %+v", m)
+	}
+	var out strings.Builder
+	if err := WriteText(&out, []Match{m}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "| x | 1-1-1 | 0.500") {
+		t.Errorf("table:\n%s", out.String())
+	}
+}
+
+func TestOptionsCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"no referee", Options{Agent: "a", Games: 1, Opponents: []Opponent{{Spec: "random"}}}, "no referee"},
+		{"no agent", Options{Referee: "r", Games: 1, Opponents: []Opponent{{Spec: "random"}}}, "no agent"},
+		{"no opponents", Options{Referee: "r", Agent: "a", Games: 1}, "no opponents"},
+		{"no games", Options{Referee: "r", Agent: "a", Opponents: []Opponent{{Spec: "random"}}}, "0 games"},
+		{"missing referee", Options{Referee: "/nonexistent/referee.py", Agent: "a", Games: 1, Opponents: []Opponent{{Spec: "random"}}}, "not a file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.opts.check()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("check() = %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}

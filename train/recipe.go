@@ -1,0 +1,174 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/rundir"
+)
+
+// Stage is one stage of a run's recipe: from training step FromStep on,
+// the settings it names replace the configuration's own (the ones it
+// leaves out keep the value of the stage before it, or of the
+// configuration). Stages let one invocation of "zerokit train" run a whole
+// recipe, e.g. plain self-play first and a share of games against a
+// sparring partner once the network can use them. Only settings that may
+// change during a run can be staged (see withAdjustable); the learning
+// rate's course over the run is the schedule's (optimizer.schedule).
+type Stage struct {
+	// Name labels the stage in the log, the progress display and the
+	// metrics.
+	Name string `yaml:"name"`
+	// FromStep is the training step the stage starts at.
+	FromStep int64 `yaml:"from_step"`
+	// SparringAgent and SparringFraction replace selfplay.sparring_agent
+	// and selfplay.sparring_fraction.
+	SparringAgent    *string  `yaml:"sparring_agent,omitempty"`
+	SparringFraction *float64 `yaml:"sparring_fraction,omitempty"`
+	// RootValueWeight replaces buffer.root_value_weight.
+	RootValueWeight *float64 `yaml:"root_value_weight,omitempty"`
+	// EvalOpponents replaces eval.opponents.
+	EvalOpponents []string `yaml:"eval_opponents,omitempty"`
+}
+
+// AveragingConfig sets the running mean of the network's weights that a
+// run keeps as it trains (stochastic weight averaging, Izmailov et al.
+// 2018; KataGo publishes such a mean rather than its last weights). The
+// mean is the run's agent (see AgentConfig) once it exists: the weights of
+// a run wander around a region, and their mean plays better than any one
+// of them (measured: docs/results.md).
+type AveragingConfig struct {
+	// FromStep is the first training step whose checkpoint enters the mean
+	// (0: no averaging).
+	FromStep int64 `yaml:"from_step"`
+	// Every adds the checkpoint of every this many steps to the mean; a
+	// multiple of checkpoint.every. Default 1000.
+	Every int64 `yaml:"every"`
+}
+
+// AgentConfig sets the run's ready-to-play agent, an exported agent
+// directory (see "zerokit export") kept at RUN/agent and refreshed at
+// every checkpoint: the running mean of the weights once averaging has
+// begun, else the newest checkpoint. "net:path=RUN" and "zerokit play -run
+// RUN" play it.
+type AgentConfig struct {
+	// Simulations is the search budget per move (0: no limit, needs
+	// move_time). Default 2000.
+	Simulations int `yaml:"simulations"`
+	// MoveTime caps the thinking time per move (0: none). Default 1s.
+	MoveTime time.Duration `yaml:"move_time"`
+	// Mode is the search, puct or gumbel. Default puct.
+	Mode mcts.Mode `yaml:"mode"`
+	// Solver runs MCTS-Solver in the agent's search. Default true.
+	Solver bool `yaml:"solver"`
+	// MaxNodes ends a search once its tree holds this many nodes, bounding
+	// the agent's memory (0: no limit). Default 200000.
+	MaxNodes int `yaml:"max_nodes"`
+	// GameTime is the Python adapter's thinking budget per game, for the
+	// course referee's 60 s (0: none). Default 55s.
+	GameTime time.Duration `yaml:"game_time"`
+}
+
+// AgentDir is the run's agent directory (see AgentConfig).
+const AgentDir = rundir.RunAgent
+
+// AverageFile is the running mean of the weights (see AveragingConfig), a
+// checkpoint without optimizer state.
+const AverageFile = rundir.AverageFile
+
+// DefaultAgentConfig returns the defaults of the agent section: the search
+// of the best measured Watch Your Back! agent (PUCT, 2,000 simulations
+// capped at 1 s per move, MCTS-Solver).
+func DefaultAgentConfig() AgentConfig {
+	return AgentConfig{Simulations: 2000, MoveTime: time.Second, Mode: mcts.ModePUCT, Solver: true, MaxNodes: 200_000, GameTime: 55 * time.Second}
+}
+
+// Settings returns the agent's search settings.
+func (a AgentConfig) Settings() neural.Settings {
+	s := neural.DefaultSettings()
+	s.Simulations, s.MoveTime, s.Mode, s.Solver, s.MaxNodes = a.Simulations, neural.Duration(a.MoveTime), a.Mode, a.Solver, a.MaxNodes
+	return s
+}
+
+// validateRecipe checks the stages, averaging and agent sections.
+func (c Config) validateRecipe() error {
+	names := map[string]bool{}
+	for i, s := range c.Stages {
+		at := fmt.Sprintf("stages[%d]", i)
+		switch {
+		case strings.TrimSpace(s.Name) == "" || strings.ContainsAny(s.Name, " \t\n"):
+			return fmt.Errorf("%s.name = %q: want a name without spaces", at, s.Name)
+		case names[s.Name]:
+			return fmt.Errorf("%s.name = %q: listed twice", at, s.Name)
+		case s.FromStep < 0:
+			return fmt.Errorf("%s.from_step = %d: want a value >= 0", at, s.FromStep)
+		case i > 0 && s.FromStep <= c.Stages[i-1].FromStep:
+			return fmt.Errorf("%s.from_step = %d: want a step after stages[%d]'s %d", at, s.FromStep, i-1, c.Stages[i-1].FromStep)
+		case s.SparringFraction != nil && (math.IsNaN(*s.SparringFraction) || *s.SparringFraction < 0 || *s.SparringFraction > 1):
+			return fmt.Errorf("%s.sparring_fraction = %v: want a value in [0, 1]", at, *s.SparringFraction)
+		case s.RootValueWeight != nil && !(*s.RootValueWeight >= 0 && *s.RootValueWeight <= 1):
+			return fmt.Errorf("%s.root_value_weight = %v: want a value in [0, 1]", at, *s.RootValueWeight)
+		}
+		names[s.Name] = true
+	}
+	a := c.Averaging
+	switch {
+	case a.FromStep < 0:
+		return fmt.Errorf("averaging.from_step = %d: want a value >= 0 (0: no averaging)", a.FromStep)
+	case a.Every < 1:
+		return fmt.Errorf("averaging.every = %d: want at least 1", a.Every)
+	case a.Every%c.Checkpoint.Every != 0:
+		return fmt.Errorf("averaging.every = %d: want a multiple of checkpoint.every (%d)", a.Every, c.Checkpoint.Every)
+	}
+	g := c.Agent
+	switch {
+	case g.Simulations < 0:
+		return fmt.Errorf("agent.simulations = %d: want a value >= 0", g.Simulations)
+	case g.MoveTime < 0:
+		return fmt.Errorf("agent.move_time = %v: want a value >= 0", g.MoveTime)
+	case g.Simulations == 0 && g.MoveTime == 0:
+		return errors.New("agent: simulations 0 (no limit) needs a move_time")
+	case g.MaxNodes < 0:
+		return fmt.Errorf("agent.max_nodes = %d: want a value >= 0", g.MaxNodes)
+	case g.GameTime < 0:
+		return fmt.Errorf("agent.game_time = %v: want a value >= 0", g.GameTime)
+	}
+	if err := g.Settings().Validate(); err != nil {
+		return fmt.Errorf("agent: %w", err)
+	}
+	return nil
+}
+
+// StageAt returns the configuration in force at training step step: c with
+// the settings of every stage that has started by then applied in order,
+// and the name of the newest of those stages ("" when none has started).
+// Each stage's settings are checked by Validate, so the result is valid.
+func (c Config) StageAt(step int64) (Config, string) {
+	out := c
+	out.Eval.Opponents = append([]string(nil), c.Eval.Opponents...)
+	name := ""
+	for _, s := range c.Stages {
+		if s.FromStep > step {
+			break
+		}
+		name = s.Name
+		if s.SparringAgent != nil {
+			out.SelfPlay.SparringAgent = *s.SparringAgent
+		}
+		if s.SparringFraction != nil {
+			out.SelfPlay.SparringFraction = *s.SparringFraction
+		}
+		if s.RootValueWeight != nil {
+			out.Buffer.RootValueWeight = *s.RootValueWeight
+		}
+		if s.EvalOpponents != nil {
+			out.Eval.Opponents = append([]string(nil), s.EvalOpponents...)
+		}
+	}
+	return out, name
+}
