@@ -1,5 +1,10 @@
 package env
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Optional interfaces a Game may implement beside Game, so that what only
 // one game knows stays in its package: search agents, commands and the
 // arena ask the game through these and never switch on concrete types.
@@ -86,4 +91,22 @@ type Refereed interface {
 	// Referee returns the game with the referee's rule options and the
 	// codec of its actions.
 	Referee() (Game, RefereeCodec)
+}
+
+// ParseCellMove is TextUI.ParseMove for a game whose actions are cells that
+// State.ParseAction reads as "x,y" (column, row): it reads "x,y", "x y" or
+// "(x, y)" and checks that the cell is free.
+func ParseCellMove(s State, line string) (int, error) {
+	f := strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t,()[]", r) })
+	if len(f) != 2 {
+		return 0, fmt.Errorf("%q: write x,y (column, row)", strings.TrimSpace(line))
+	}
+	a, err := s.ParseAction(f[0] + "," + f[1])
+	if err != nil {
+		return 0, err
+	}
+	if !s.IsLegal(a) {
+		return 0, fmt.Errorf("cell %s is not free", s.ActionString(a))
+	}
+	return a, nil
 }

@@ -48,20 +48,9 @@ func (Game) Board(s env.State) string {
 // Status is empty: the board says it all.
 func (Game) Status(env.State, func(int) string) string { return "" }
 
-// ParseMove reads "x,y", "x y" or "(x, y)" and checks the cell is free.
+// ParseMove reads "x,y", "x y" or "(x, y)" (env.ParseCellMove).
 func (Game) ParseMove(s env.State, line string) (int, error) {
-	f := strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t,()[]", r) })
-	if len(f) != 2 {
-		return 0, fmt.Errorf("%q: write x,y (column, row)", strings.TrimSpace(line))
-	}
-	a, err := s.ParseAction(f[0] + "," + f[1])
-	if err != nil {
-		return 0, err
-	}
-	if !s.IsLegal(a) {
-		return 0, fmt.Errorf("cell %s is not free", s.ActionString(a))
-	}
-	return a, nil
+	return env.ParseCellMove(s, line)
 }
 
 // FormatMove writes a as x,y.
