@@ -112,6 +112,33 @@ type BatcherStats struct {
 	Workers int
 }
 
+// Add returns the work of s and o together (two batchers, or two stretches
+// of one): counts and forward times add up; MaxBatchSeen, Elapsed and
+// Workers are the larger of the two.
+func (s BatcherStats) Add(o BatcherStats) BatcherStats {
+	return BatcherStats{
+		Batches:      s.Batches + o.Batches,
+		Positions:    s.Positions + o.Positions,
+		MaxBatchSeen: max(s.MaxBatchSeen, o.MaxBatchSeen),
+		ForwardTime:  s.ForwardTime + o.ForwardTime,
+		Elapsed:      max(s.Elapsed, o.Elapsed),
+		Workers:      max(s.Workers, o.Workers),
+	}
+}
+
+// Sub returns the work done between an earlier snapshot o and s;
+// MaxBatchSeen and Workers are s's.
+func (s BatcherStats) Sub(o BatcherStats) BatcherStats {
+	return BatcherStats{
+		Batches:      s.Batches - o.Batches,
+		Positions:    s.Positions - o.Positions,
+		MaxBatchSeen: s.MaxBatchSeen,
+		ForwardTime:  s.ForwardTime - o.ForwardTime,
+		Elapsed:      s.Elapsed - o.Elapsed,
+		Workers:      s.Workers,
+	}
+}
+
 // MeanBatch is the mean number of positions per Forward call.
 func (s BatcherStats) MeanBatch() float64 {
 	if s.Batches == 0 {

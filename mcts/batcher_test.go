@@ -445,3 +445,20 @@ func TestSearchCancelledWithLeavesInFlight(t *testing.T) {
 	b.Close()
 	waitGoroutines(t, base)
 }
+
+func TestBatcherStatsAddSub(t *testing.T) {
+	a := BatcherStats{Batches: 10, Positions: 80, MaxBatchSeen: 16, ForwardTime: 3 * time.Second, Elapsed: 5 * time.Second, Workers: 2}
+	b := BatcherStats{Batches: 4, Positions: 20, MaxBatchSeen: 8, ForwardTime: time.Second, Elapsed: 2 * time.Second, Workers: 1}
+	for _, tc := range []struct {
+		name      string
+		got, want BatcherStats
+	}{
+		{"add", a.Add(b), BatcherStats{Batches: 14, Positions: 100, MaxBatchSeen: 16, ForwardTime: 4 * time.Second, Elapsed: 5 * time.Second, Workers: 2}},
+		{"sub", a.Sub(b), BatcherStats{Batches: 6, Positions: 60, MaxBatchSeen: 16, ForwardTime: 2 * time.Second, Elapsed: 3 * time.Second, Workers: 2}},
+		{"add zero", BatcherStats{}.Add(a), a},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, tc.got, tc.want)
+		}
+	}
+}

@@ -4,45 +4,36 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/mcts"
 )
 
-// EvalStats describes the work of a NetEvaluator: the batcher's forward
-// passes and the cache's lookups.
+// EvalStats describes the work of a NetEvaluator: its batcher's
+// (mcts.BatcherStats: batches, positions, forward time) and its cache's
+// lookups.
 type EvalStats struct {
-	// Batches is the number of Forward calls and Positions the number of
-	// positions they evaluated.
-	Batches, Positions int64
-	// ForwardTime is the time spent inside Forward.
-	ForwardTime time.Duration
+	mcts.BatcherStats
 	// CacheHits and CacheMisses count cache lookups (zero without a cache).
 	CacheHits, CacheMisses int64
-	// Workers is the number of batcher workers (network copies) whose
-	// forward passes ForwardTime sums.
-	Workers int
 }
 
 // Sub returns the work done between an earlier snapshot o and s.
 func (s EvalStats) Sub(o EvalStats) EvalStats {
 	return EvalStats{
-		Batches:     s.Batches - o.Batches,
-		Positions:   s.Positions - o.Positions,
-		ForwardTime: s.ForwardTime - o.ForwardTime,
-		CacheHits:   s.CacheHits - o.CacheHits,
-		CacheMisses: s.CacheMisses - o.CacheMisses,
-		Workers:     s.Workers,
+		BatcherStats: s.BatcherStats.Sub(o.BatcherStats),
+		CacheHits:    s.CacheHits - o.CacheHits,
+		CacheMisses:  s.CacheMisses - o.CacheMisses,
 	}
 }
 
-// MeanBatch is the mean number of positions per Forward call.
-func (s EvalStats) MeanBatch() float64 {
-	if s.Batches == 0 {
-		return 0
+// Add returns the work of s and o together (see mcts.BatcherStats.Add).
+func (s EvalStats) Add(o EvalStats) EvalStats {
+	return EvalStats{
+		BatcherStats: s.BatcherStats.Add(o.BatcherStats),
+		CacheHits:    s.CacheHits + o.CacheHits,
+		CacheMisses:  s.CacheMisses + o.CacheMisses,
 	}
-	return float64(s.Positions) / float64(s.Batches)
 }
 
 // CacheHitRate is the fraction of lookups answered by the cache.
@@ -115,8 +106,7 @@ func (e *NetEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, p
 
 // EvalStats returns the counters since the evaluator was created.
 func (e *NetEvaluator) EvalStats() EvalStats {
-	b := e.batcher.Stats()
-	st := EvalStats{Batches: b.Batches, Positions: b.Positions, ForwardTime: b.ForwardTime, Workers: b.Workers}
+	st := EvalStats{BatcherStats: e.batcher.Stats()}
 	if e.cache != nil {
 		c := e.cache.Stats()
 		st.CacheHits, st.CacheMisses = c.Hits, c.Misses

@@ -96,12 +96,7 @@ func (s *Stats) Merge(o Stats) {
 	s.Sparring.Draws += o.Sparring.Draws
 	s.Sparring.Losses += o.Sparring.Losses
 	s.Elapsed += o.Elapsed
-	s.Eval.Batches += o.Eval.Batches
-	s.Eval.Positions += o.Eval.Positions
-	s.Eval.ForwardTime += o.Eval.ForwardTime
-	s.Eval.CacheHits += o.Eval.CacheHits
-	s.Eval.CacheMisses += o.Eval.CacheMisses
-	s.Eval.Workers = max(s.Eval.Workers, o.Eval.Workers)
+	s.Eval = s.Eval.Add(o.Eval)
 }
 
 func perSecond(n float64, d time.Duration) float64 {

@@ -295,13 +295,7 @@ func (n *Network) Stats() mcts.BatcherStats {
 	defer n.mu.Unlock()
 	var total mcts.BatcherStats
 	for _, b := range n.batchers {
-		st := b.Stats()
-		total.Batches += st.Batches
-		total.Positions += st.Positions
-		total.MaxBatchSeen = max(total.MaxBatchSeen, st.MaxBatchSeen)
-		total.ForwardTime += st.ForwardTime
-		total.Elapsed = max(total.Elapsed, st.Elapsed)
-		total.Workers = max(total.Workers, st.Workers)
+		total = total.Add(b.Stats())
 	}
 	return total
 }
