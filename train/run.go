@@ -447,10 +447,7 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 	t.bar.Store(bar)
 	defer t.bar.Store(nil)
 	games := 0
-	sink := func(index int64, rec *data.Record) error {
-		if err := t.store.Add(index, rec); err != nil {
-			return err
-		}
+	each := func(index int64, rec *data.Record) error {
 		if err := t.buffer.Add(rec); err != nil {
 			return fmt.Errorf("train: game %d: %w", index, err)
 		}
@@ -458,16 +455,13 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 		bar.Describe(t.phaseLabel(fmt.Sprintf("self-play %d: %d games", t.state.Iteration+1, games)))
 		return nil
 	}
-	st, err := t.gen.Run(spCtx, eval, t.state.Step, selfplay.Stop{Moves: target}, sink)
+	st, stored, err := t.gen.RunStored(spCtx, eval, t.state.Step, selfplay.Stop{Moves: target}, t.store, each)
 	t.games += st.Games
-	if err != nil && spCtx.Err() == nil {
-		return st, err
-	}
-	if _, _, err := t.store.Compact(t.gen.NextGame()); err != nil {
+	if err != nil {
 		return st, err
 	}
 	t.state.NextGame = t.gen.NextGame()
-	if err == nil {
+	if !stored.Interrupted {
 		t.state.Iteration++
 		t.iterations++
 	}

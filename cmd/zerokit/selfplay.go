@@ -115,26 +115,19 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		return err
 	}
 	bar := train.NewProgress(stderr, !*quiet && train.IsTerminal(stderr), int64(*nGames), "self-play", "games")
-	st, runErr := gen.Run(ctx, eval, ck.Step, selfplay.Stop{Games: *nGames}, func(i int64, r *data.Record) error {
-		if err := store.Add(i, r); err != nil {
-			return err
-		}
+	st, stored, err := gen.RunStored(ctx, eval, ck.Step, selfplay.Stop{Games: *nGames}, store, func(int64, *data.Record) error {
 		bar.Add(1)
 		return nil
 	})
 	bar.Finish()
-	shard, n, err := store.Compact(gen.NextGame())
 	if err != nil {
 		return err
 	}
-	if runErr != nil && ctx.Err() == nil {
-		return runErr
-	}
 	fmt.Fprintf(stdout, "%s\n", st)
-	if n > 0 {
-		fmt.Fprintf(stdout, "wrote %d games to %s\n", n, shard)
+	if stored.Games > 0 {
+		fmt.Fprintf(stdout, "wrote %d games to %s\n", stored.Games, stored.Shard)
 	}
-	if runErr != nil {
+	if stored.Interrupted {
 		fmt.Fprintf(stdout, "interrupted after %d of %d games\n", st.Games, *nGames)
 	}
 	return nil
