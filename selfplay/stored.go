@@ -5,8 +5,18 @@ import (
 
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/selfplay/gamestore"
 )
+
+// Store keeps the games of RunStored durably (package selfplay/gamestore's
+// Store is the one used).
+type Store interface {
+	// Add writes finished game index durably.
+	Add(index int64, rec *data.Record) error
+	// Compact merges the games added so far into a shard file, returning
+	// its path and the number of games ("" and 0 without any); nextGame is
+	// the number of the next game to be played.
+	Compact(nextGame int64) (string, int, error)
+}
 
 // Stored is what RunStored wrote.
 type Stored struct {
@@ -25,7 +35,7 @@ type Stored struct {
 // store's pending games compacted into a shard (also when the run failed).
 // A cancelled ctx is not an error: the finished games are kept and
 // Stored.Interrupted says so.
-func (g *Generator) RunStored(ctx context.Context, eval mcts.Evaluator, networkStep int64, stop Stop, store *gamestore.Store, each Sink) (Stats, Stored, error) {
+func (g *Generator) RunStored(ctx context.Context, eval mcts.Evaluator, networkStep int64, stop Stop, store Store, each Sink) (Stats, Stored, error) {
 	sink := func(index int64, rec *data.Record) error {
 		if err := store.Add(index, rec); err != nil {
 			return err
