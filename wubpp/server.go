@@ -56,6 +56,9 @@ type ServerConfig struct {
 	MaxClients int
 	// House, if not nil, seats an agent against the clients it matches.
 	House *House
+	// FirstID numbers the games after it: the first game is FirstID+1
+	// (e.g. the number of games a log already holds, see OpenGameLog).
+	FirstID uint64
 	// OnGame, if not nil, is called with the record of every game once it
 	// ended (concurrently from several games: it must be safe for that).
 	OnGame func(Record)
@@ -86,7 +89,7 @@ type House struct {
 // in the referee's form, and an action the server rejected is the last
 // one (so the replay reports the same verdict).
 type Record struct {
-	// ID numbers the server's games from 1 (since it started).
+	// ID numbers the server's games from ServerConfig.FirstID+1.
 	ID uint64 `json:"id"`
 	// Start is when the game was announced (GAME).
 	Start time.Time `json:"start"`
@@ -143,7 +146,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 			return nil, fmt.Errorf("wubpp: house agent: %w", err)
 		}
 	}
-	return &Server{cfg: cfg, game: wyb.New(wyb.Options{TurnLimit: 0}), waiting: map[string]*remote{}}, nil
+	s := &Server{cfg: cfg, game: wyb.New(wyb.Options{TurnLimit: 0}), waiting: map[string]*remote{}}
+	s.games.Store(cfg.FirstID)
+	return s, nil
 }
 
 func setDefault[T comparable](v *T, def T) {
