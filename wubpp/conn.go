@@ -92,6 +92,20 @@ func (r *remote) recv() <-chan line {
 	return r.lines
 }
 
+// left reports whether the waiting goroutine saw the client disconnect
+// (or misbehave) just as it was being paired.
+func (r *remote) left() bool {
+	select {
+	case l := <-r.back:
+		if l.err != nil {
+			return true
+		}
+		r.back <- l
+	default:
+	}
+	return false
+}
+
 // playerName is the name the client sent with PLAY.
 func (r *remote) playerName() string { return r.name }
 

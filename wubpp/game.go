@@ -249,8 +249,12 @@ func (s *Server) await(ctx context.Context, seats [2]seat, want [2]Head, timeout
 			return got, &abandoned
 		}
 		switch {
+		case l.err != nil && ctx.Err() != nil:
+			return got, &abandoned
 		case l.err != nil && errors.Is(l.err, io.EOF):
 			return got, faultOf(p, "disconnected")
+		case errors.Is(l.err, errLineTooLong):
+			return got, faultOf(p, "sent a %v", l.err)
 		case l.err != nil:
 			return got, faultOf(p, "connection failed: %v", l.err)
 		case done[p]:

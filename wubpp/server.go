@@ -234,22 +234,30 @@ func (s *Server) handle(ctx context.Context, r *remote) {
 		s.playHouse(ctx, r)
 		return
 	}
-	s.mu.Lock()
-	first := s.waiting[r.key]
-	if first != nil {
-		delete(s.waiting, r.key)
-	} else {
-		s.waiting[r.key] = r
-	}
-	s.mu.Unlock()
-	if first == nil {
-		s.wait(ctx, r)
+	for {
+		s.mu.Lock()
+		first := s.waiting[r.key]
+		if first != nil {
+			delete(s.waiting, r.key)
+		} else {
+			s.waiting[r.key] = r
+		}
+		s.mu.Unlock()
+		if first == nil {
+			s.wait(ctx, r)
+			return
+		}
+		close(first.paired)
+		<-first.handedOff
+		if first.left() {
+			// It left as it was being paired: look again.
+			first.close()
+			continue
+		}
+		// First come, white.
+		s.play(ctx, [2]seat{first, r}, r.key)
 		return
 	}
-	close(first.paired)
-	<-first.handedOff
-	// First come, white.
-	s.play(ctx, [2]seat{first, r}, r.key)
 }
 
 // expect reads one message of the given head from a client not in a game.
