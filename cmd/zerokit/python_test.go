@@ -19,19 +19,7 @@ func TestPythonAdapter(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 not found on PATH: skipping the Python adapter tests")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		if goBin, err = exec.LookPath("go"); err != nil {
-			t.Skip("go command not found: cannot build zerokit for the Python tests")
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "zerokit")
-	// Without libtorch: a libtorch binary takes about a second to start,
-	// and the referee double starts "zerokit replay" after every action.
-	build := exec.Command(goBin, "build", "-tags", "nonet", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildNonetZerokit(t)
 	dir, err := filepath.Abs(filepath.Join("..", "..", "python"))
 	if err != nil {
 		t.Fatal(err)
@@ -44,4 +32,24 @@ func TestPythonAdapter(t *testing.T) {
 		t.Fatalf("python3 -m unittest: %v\n%s", err, out)
 	}
 	t.Logf("python3 -m unittest:\n%s", out)
+}
+
+// buildNonetZerokit builds zerokit without libtorch into a temporary
+// directory, or skips the test when no go command is found. A libtorch
+// binary takes about a second to start, and the Python tests start
+// "zerokit serve" or "zerokit replay" again and again.
+func buildNonetZerokit(t *testing.T) string {
+	t.Helper()
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		if goBin, err = exec.LookPath("go"); err != nil {
+			t.Skip("go command not found: cannot build zerokit for the Python tests")
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "zerokit")
+	build := exec.Command(goBin, "build", "-tags", "nonet", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
