@@ -226,15 +226,18 @@ func (s *Server) handle(ctx context.Context, r *remote) {
 		return
 	}
 	r.name, r.key = m.Name, m.Key
-	if err := r.send(Message{Head: Okay}); err != nil {
-		r.close()
-		return
-	}
+	okay := Message{Head: Okay}
 	if h := s.cfg.House; h != nil && (h.Match == nil || h.Match(r.key)) {
-		s.playHouse(ctx, r)
+		if r.send(okay) == nil {
+			s.playHouse(ctx, r)
+		} else {
+			r.close()
+		}
 		return
 	}
 	for {
+		// The client is queued before it gets OKAY, so that clients are
+		// paired (and colours given) in the order of their PLAYs.
 		s.mu.Lock()
 		first := s.waiting[r.key]
 		if first != nil {
@@ -244,6 +247,8 @@ func (s *Server) handle(ctx context.Context, r *remote) {
 		}
 		s.mu.Unlock()
 		if first == nil {
+			// A failed OKAY shows in wait as a lost connection.
+			r.send(okay)
 			s.wait(ctx, r)
 			return
 		}
@@ -254,7 +259,8 @@ func (s *Server) handle(ctx context.Context, r *remote) {
 			first.close()
 			continue
 		}
-		// First come, white.
+		// First come, white. (A failed OKAY shows in the game.)
+		r.send(okay)
 		s.play(ctx, [2]seat{first, r}, r.key)
 		return
 	}
