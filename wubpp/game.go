@@ -97,8 +97,8 @@ func faultOf(p int, format string, args ...any) *ending {
 // abandoned is the end of a game the server stops.
 var abandoned = ending{loser: "none", reason: "server shutting down, game abandoned"}
 
-// play referees one game between two seats (white first), then sends
-// the last message, releases the seats and reports the record.
+// play referees one game between two seats (white first), then reports
+// the record, sends the last message and releases the seats.
 func (s *Server) play(ctx context.Context, seats [2]seat, key string) {
 	rec := Record{
 		ID:      s.games.Add(1),
@@ -113,13 +113,15 @@ func (s *Server) play(ctx context.Context, seats [2]seat, key string) {
 	if end.reason != "" {
 		last = Message{Head: Erro, Loser: end.loser, Reason: end.reason}
 	}
-	for _, st := range seats {
-		st.finish(last, &s.wg)
-	}
 	rec.Winner, rec.Reason = end.winner, end.reason
 	s.logf("game %d: %s (white) vs %s (black): %s after %d actions", rec.ID, rec.White, rec.Black, last, len(rec.Actions))
+	// Recorded before the players hear of it: a client that got OVER
+	// finds its game in the log and the table.
 	if s.cfg.OnGame != nil {
 		s.cfg.OnGame(rec)
+	}
+	for _, st := range seats {
+		st.finish(last, &s.wg)
 	}
 }
 

@@ -60,7 +60,8 @@ type ServerConfig struct {
 	// (e.g. the number of games a log already holds, see OpenGameLog).
 	FirstID uint64
 	// OnGame, if not nil, is called with the record of every game once it
-	// ended (concurrently from several games: it must be safe for that).
+	// ended, before the players get OVER or ERRO (concurrently from
+	// several games: it must be safe for that).
 	OnGame func(Record)
 	// Logf, if not nil, receives one line per connection problem and per
 	// game.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/protocol"
+	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/env"
 )
 
@@ -50,4 +51,20 @@ func (c *clockFlags) config(reg *agents, game env.Game, codec protocol.Codec) (p
 		cfg.NewFallback = func(int) (agent.Agent, error) { return fb.NewAgent(0) }
 	}
 	return cfg, nil
+}
+
+// refereeAgent builds the agent of agentSpec for the course referee's
+// game gameName (see refereeGame), with the protocol configuration of the
+// flags.
+func (c *clockFlags) refereeAgent(reg *agents, gameName, agentSpec string) (spec.Built, protocol.Config, error) {
+	game, codec, err := refereeGame(gameName)
+	if err != nil {
+		return spec.Built{}, protocol.Config{}, err
+	}
+	built, err := reg.Build(game, agentSpec)
+	if err != nil {
+		return spec.Built{}, protocol.Config{}, err
+	}
+	cfg, err := c.config(reg, game, codec)
+	return built, cfg, err
 }

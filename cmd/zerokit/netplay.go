@@ -64,15 +64,7 @@ func runNetPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	if *games < 1 || *port < 1 || *port > 65535 {
 		return fmt.Errorf("-games must be positive and -port in 1..65535")
 	}
-	game, codec, err := refereeGame("wyb")
-	if err != nil {
-		return err
-	}
-	built, err := reg.Build(game, *agentSpec)
-	if err != nil {
-		return err
-	}
-	cfg, err := clock.config(reg, game, codec)
+	built, cfg, err := clock.refereeAgent(reg, "wyb", *agentSpec)
 	if err != nil {
 		return err
 	}

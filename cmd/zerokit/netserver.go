@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 
 	"github.com/zerokit/zerokit/agent"
-	"github.com/zerokit/zerokit/agent/protocol"
-	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/wubpp"
 )
 
@@ -138,12 +136,7 @@ func runNetServer(ctx context.Context, args []string, _ io.Reader, stdout, stder
 
 // houseAgent builds the server's house agent from its flags.
 func houseAgent(reg *agents, specText, name, key string, clock *clockFlags) (*wubpp.House, error) {
-	game := wyb.New(wyb.Options{TurnLimit: 0})
-	built, err := reg.Build(game, specText)
-	if err != nil {
-		return nil, fmt.Errorf("-house: %w", err)
-	}
-	pcfg, err := clock.config(reg, game, protocol.WYB{})
+	built, pcfg, err := clock.refereeAgent(reg, "wyb", specText)
 	if err != nil {
 		return nil, fmt.Errorf("-house: %w", err)
 	}

@@ -238,6 +238,22 @@ func pythonReferee(t *testing.T) (py, dir string) {
 	return py, dir
 }
 
+// startPython starts cmd and returns a scanner of its stdout and what it
+// writes on stderr.
+func startPython(t *testing.T, cmd *exec.Cmd) (*bufio.Scanner, *strings.Builder) {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return bufio.NewScanner(stdout), stderr
+}
+
 // netreferee starts the course's netreferee.py playing module as name on
 // addr, from the adapter's directory python/, and waits until it waits
 // for an opponent. wait returns its output.
@@ -252,17 +268,8 @@ func netreferee(t *testing.T, py, refDir, bin, addr, module, name string) (wait 
 	cmd.Dir = pyDir
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+pyDir, "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1",
 		"ZEROKIT_BIN="+bin, "ZEROKIT_AGENT=greedy", "RANDOM_PLAYER_SEED=5")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	sc, stderr := startPython(t, cmd)
 	var out strings.Builder
-	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		out.WriteString(sc.Text() + "\n")
 		if strings.HasPrefix(sc.Text(), "waiting for an opponent") {
@@ -337,17 +344,8 @@ func TestNetPlayOnPythonServer(t *testing.T) {
 	}
 	cmd := exec.Command(py, fixture, refDir)
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	sc, stderr := startPython(t, cmd)
 	defer cmd.Process.Kill()
-	sc := bufio.NewScanner(stdout)
 	if !sc.Scan() {
 		t.Fatalf("fixture server said nothing: %s", stderr.String())
 	}
@@ -358,7 +356,10 @@ func TestNetPlayOnPythonServer(t *testing.T) {
 	a := netPlay(t, "127.0.0.1", port, "-name", "ann", "-agent", "greedy")
 	b := netPlay(t, "127.0.0.1", port, "-name", "bob")
 	outA, outB := a(), b()
-	rest, _ := io.ReadAll(stdout)
+	var rest []byte
+	for sc.Scan() {
+		rest = append(rest, sc.Text()+"\n"...)
+	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("fixture server: %v\n%s%s", err, rest, stderr.String())
 	}

@@ -83,15 +83,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *memLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(*memLimit << 20)
 	}
-	game, codec, err := refereeGame(*gameName)
-	if err != nil {
-		return err
-	}
-	built, err := reg.Build(game, *agentSpec)
-	if err != nil {
-		return err
-	}
-	cfg, err := clock.config(reg, game, codec)
+	built, cfg, err := clock.refereeAgent(reg, *gameName, *agentSpec)
 	if err != nil {
 		return err
 	}
