@@ -91,7 +91,7 @@ func inGame(steps ...step) []step {
 
 // testConfig has short limits, so that the timeout cases end quickly,
 // yet long enough for the well-behaved client on a loaded machine.
-var testConfig = ServerConfig{GameTime: 5 * time.Second, ReplyTimeout: 3 * time.Second, MaxLine: 100}
+var testConfig = ServerConfig{GameTime: 5 * time.Second, ReplyTimeout: 3 * time.Second, WaitTimeout: 3 * time.Second, MaxLine: 100}
 
 // TestBadPeers plays a scripted client against the server, alone
 // (pre-game cases: opponent false) or as white against a well-behaved
@@ -113,6 +113,9 @@ func TestBadPeers(t *testing.T) {
 		{name: "binary junk", script: []step{{say, "\x00\xff\xfe\n"}}, want: "ERRO - message is not valid UTF-8"},
 		{name: "message while waiting for an opponent", script: []step{{say, "PLAY w KEY\n"}, {wait, "OKAY"}, {say, "OKAY\n"}},
 			want: "ERRO w unexpected message while waiting"},
+		{name: "no opponent comes", script: []step{{say, "PLAY lonely alone\n"}, {wait, "OKAY"}},
+			want: "ERRO lonely no opponent within 3s"},
+		{name: "disconnect while waiting", script: []step{{say, "PLAY gone KEY2\n"}, {wait, "OKAY"}, {hang, ""}}},
 		{name: "ACTN instead of OKAY to GAME", opponent: true, script: []step{{wait, "GAME"}, {say, "ACTN place 1 1\n"}},
 			want: "ERRO white expected OKAY, got ACTN"},
 		{name: "no OKAY to INIT", opponent: true, script: []step{{wait, "GAME"}, {say, "OKAY\n"}, {wait, "INIT white"}},

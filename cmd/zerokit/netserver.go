@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/wubpp"
@@ -58,7 +59,7 @@ func runNetServer(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	dir := fs.String("dir", "wubpp-server", "`DIR`ectory of games.jsonl and results.json (created if missing)")
 	gameTime := fs.Duration("game-time", wubpp.DefaultGameTime, "each player's thinking time per game, from TURN to its answer")
 	replyTimeout := fs.Duration("reply-timeout", wubpp.DefaultReplyTimeout, "how long to wait for PLAY after connecting and for each OKAY")
-	waitTimeout := fs.Duration("wait-timeout", 0, "how long a client may wait for an opponent (0: as long as it likes)")
+	waitTimeout := fs.Duration("wait-timeout", time.Hour, "how long a client may wait for an opponent (0: as long as it likes)")
 	maxClients := fs.Int("max-clients", wubpp.DefaultMaxClients, "connections open at once")
 	maxLine := fs.Int("max-line", wubpp.DefaultMaxLine, "longest message line accepted, in bytes")
 	house := fs.String("house", "", "agent `SPEC` seated as the opponent of clients (\"\": none)")
