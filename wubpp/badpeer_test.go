@@ -249,3 +249,35 @@ func waitFor(t *testing.T, what string, want int, count func() int) {
 	}
 	t.Errorf("%s: %d, want at most %d (a leak)", what, n, want)
 }
+
+// TestMaxClients turns away clients beyond the limit, and takes them
+// again once connections closed, in a game or not.
+func TestMaxClients(t *testing.T) {
+	cfg := testConfig
+	cfg.MaxClients = 2
+	addr, _ := startServer(t, cfg)
+	a, b := dialRaw(t, addr), dialRaw(t, addr)
+	a.send("PLAY a\n")
+	a.expect("OKAY")
+	b.send("PLAY b\n")
+	b.expect("OKAY")
+	full := dialRaw(t, addr)
+	full.expectEnd("ERRO - server full")
+	// a and b are in a game; when it ends their places free up.
+	a.expect("GAME")
+	a.conn.Close()
+	b.expectEnd("ERRO white disconnected")
+	b.conn.Close()
+	for try := 0; ; try++ {
+		c := dialRaw(t, addr)
+		c.send("PLAY c\n")
+		s, err := c.recv()
+		if s == "OKAY" {
+			break
+		}
+		if try == 500 {
+			t.Fatalf("still turned away: %q, %v", s, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -59,6 +59,7 @@ type remote struct {
 	writeTimeout time.Duration
 	bw           *bufio.Writer
 	closeOnce    sync.Once
+	onClose      func() // if not nil, called once the connection is closed
 
 	name, key string
 
@@ -138,6 +139,9 @@ func (r *remote) close() {
 	r.closeOnce.Do(func() {
 		close(r.done)
 		r.conn.Close()
+		if r.onClose != nil {
+			r.onClose()
+		}
 	})
 }
 

@@ -194,6 +194,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		}
 		s.mu.Unlock()
 		r := newRemote(c, s.cfg.MaxLine, s.cfg.WriteTimeout)
+		if !full {
+			// Counted until the connection closes, in a game or not.
+			r.onClose = func() {
+				s.mu.Lock()
+				s.clients--
+				s.mu.Unlock()
+			}
+		}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -201,11 +209,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 				s.drop(r, "-", "server full, try again later")
 				return
 			}
-			defer func() {
-				s.mu.Lock()
-				s.clients--
-				s.mu.Unlock()
-			}()
 			s.handle(ctx, r)
 		}()
 	}
