@@ -55,10 +55,17 @@
 //     line longer than ServerConfig.MaxLine, or disconnects.
 //
 // A client that misbehaves before its game starts (no PLAY within
-// ReplyTimeout, garbage, a message while waiting for an opponent) gets
-// "ERRO - reason" (or "ERRO name reason") and is dropped. When the server
+// ReplyTimeout, garbage, a message while waiting for an opponent) or
+// finds no opponent within ServerConfig.WaitTimeout gets "ERRO - reason"
+// (or "ERRO name reason") and is dropped; so is a client beyond
+// ServerConfig.MaxClients open connections. When the server
 // shuts down, games in progress end with "ERRO none server shutting
 // down..." and count for nobody.
+//
+// Clients are paired in the order of their PLAY messages; the first of a
+// pair plays white. ServerConfig.OnGame records each game before its
+// players get OVER or ERRO (cmd/zerokit's net-server appends it to a
+// GameLog and counts it in a Table).
 //
 // Every game runs in its own goroutine, reading each client through a
 // reader goroutine that ends with the connection; nothing a client sends
