@@ -22,7 +22,7 @@ A Watch Your Back! matchmaking server in the course's network protocol
 (WUBPP), for the course's unmodified client netreferee.py and for
 "zerokit net-play":
 
-  python3 netreferee.py my_player alice --host HOST --port PORT [KEY]
+  python3 netreferee.py my_player alice [KEY] --host HOST --port PORT
 
 Clients who send the same key (or none) are paired first come, first
 served (the first to arrive plays white); the server referees their game

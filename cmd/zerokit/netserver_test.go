@@ -254,17 +254,21 @@ func startPython(t *testing.T, cmd *exec.Cmd) (*bufio.Scanner, *strings.Builder)
 	return bufio.NewScanner(stdout), stderr
 }
 
-// netreferee starts the course's netreferee.py playing module as name on
-// addr, from the adapter's directory python/, and waits until it waits
-// for an opponent. wait returns its output.
-func netreferee(t *testing.T, py, refDir, bin, addr, module, name string) (wait func() string) {
+// netreferee starts the course's netreferee.py playing module as name
+// (with key, if not empty) on addr, from the adapter's directory python/,
+// and waits until it waits for an opponent. wait returns its output.
+func netreferee(t *testing.T, py, refDir, bin, addr, module, name, key string) (wait func() string) {
 	t.Helper()
 	host, port, _ := strings.Cut(addr, ":")
 	pyDir, err := filepath.Abs(filepath.Join("..", "..", "python"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(py, filepath.Join(refDir, "netreferee.py"), module, name, "--host", host, "--port", port)
+	args := []string{filepath.Join(refDir, "netreferee.py"), module, name}
+	if key != "" {
+		args = append(args, key)
+	}
+	cmd := exec.Command(py, append(args, "--host", host, "--port", port)...)
 	cmd.Dir = pyDir
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+pyDir, "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1",
 		"ZEROKIT_BIN="+bin, "ZEROKIT_AGENT=greedy", "RANDOM_PLAYER_SEED=5")
@@ -306,8 +310,9 @@ func TestNetServerWithNetreferee(t *testing.T) {
 	winRE := regexp.MustCompile(`(?m)^game over!\n(\w+) wins!$`)
 	var winners []string
 	for i, order := range [][2]string{{"random_player", "zerokit_player"}, {"zerokit_player", "random_player"}} {
-		first := netreferee(t, py, refDir, bin, srv.addr, order[0], strings.TrimSuffix(order[0], "_player"))
-		second := netreferee(t, py, refDir, bin, srv.addr, order[1], strings.TrimSuffix(order[1], "_player"))
+		key := []string{"", "final"}[i] // netreferee.py sends "PLAY name " without a key
+		first := netreferee(t, py, refDir, bin, srv.addr, order[0], strings.TrimSuffix(order[0], "_player"), key)
+		second := netreferee(t, py, refDir, bin, srv.addr, order[1], strings.TrimSuffix(order[1], "_player"), key)
 		out1, out2 := first(), second()
 		m1, m2 := winRE.FindStringSubmatch(out1), winRE.FindStringSubmatch(out2)
 		if m1 == nil || m2 == nil || m1[1] != m2[1] {
@@ -325,7 +330,7 @@ func TestNetServerWithNetreferee(t *testing.T) {
 	}
 	replayed := replayWinners(t, dir)
 	for i, r := range recs {
-		if r.White != []string{"random", "zerokit"}[i] || r.Winner != winners[i] || r.Reason != "" {
+		if r.White != []string{"random", "zerokit"}[i] || r.Key != []string{"", "final"}[i] || r.Winner != winners[i] || r.Reason != "" {
 			t.Errorf("game %d: record %+v, netreferee says %s wins", i+1, r, winners[i])
 		}
 		if replayed[i] != refereeWinner[r.Winner] {
