@@ -85,6 +85,18 @@ func netPlay(t *testing.T, host, port string, args ...string) (wait func() strin
 	}
 }
 
+// games stops the server, whose directory is dir, and returns the n
+// games it logged and the winner line of each game's replay.
+func (s *netServer) games(t *testing.T, dir string, n int) ([]wubpp.Record, []string) {
+	t.Helper()
+	s.stop(t)
+	recs := readRecords(t, dir)
+	if len(recs) != n {
+		t.Fatalf("%d games logged, want %d", len(recs), n)
+	}
+	return recs, replayWinners(t, dir)
+}
+
 // readRecords reads a net-server's games.jsonl.
 func readRecords(t *testing.T, dir string) []wubpp.Record {
 	t.Helper()
@@ -157,12 +169,7 @@ func TestNetPlayOnNetServer(t *testing.T) {
 	if !strings.Contains(outC, "bot (") {
 		t.Errorf("no game against the house agent:\n%s", outC)
 	}
-	srv.stop(t)
-	recs := readRecords(t, dir)
-	if len(recs) != 3 {
-		t.Fatalf("%d games logged, want 3", len(recs))
-	}
-	winners := replayWinners(t, dir)
+	recs, winners := srv.games(t, dir, 3)
 	for i, r := range recs {
 		if r.ID != uint64(i+1) || r.Winner == "" || r.Reason != "" || len(r.Actions) == 0 {
 			t.Errorf("record %d: %+v", i, r)
@@ -323,12 +330,7 @@ func TestNetServerWithNetreferee(t *testing.T) {
 		}
 		winners = append(winners, m1[1])
 	}
-	srv.stop(t)
-	recs := readRecords(t, dir)
-	if len(recs) != 2 {
-		t.Fatalf("%d games logged, want 2", len(recs))
-	}
-	replayed := replayWinners(t, dir)
+	recs, replayed := srv.games(t, dir, 2)
 	for i, r := range recs {
 		if r.White != []string{"random", "zerokit"}[i] || r.Key != []string{"", "final"}[i] || r.Winner != winners[i] || r.Reason != "" {
 			t.Errorf("game %d: record %+v, netreferee says %s wins", i+1, r, winners[i])
