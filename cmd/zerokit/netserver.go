@@ -56,7 +56,7 @@ func runNetServer(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	defer reg.Close()
 	fs := newFlagSet("net-server", withSpecHelp(netServerUsage, reg.Help()), stderr)
 	listen := fs.String("listen", "127.0.0.1:7979", "TCP `HOST:PORT` to listen on (\":7979\": every interface; port 0: any free port)")
-	dir := fs.String("dir", "wubpp-server", "`DIR`ectory of games.jsonl and results.json (created if missing)")
+	dir := fs.String("dir", "wubpp-server", "`DIR` holding games.jsonl and results.json (created if missing)")
 	gameTime := fs.Duration("game-time", wubpp.DefaultGameTime, "each player's thinking time per game, from TURN to its answer")
 	replyTimeout := fs.Duration("reply-timeout", wubpp.DefaultReplyTimeout, "how long to wait for PLAY after connecting and for each OKAY")
 	waitTimeout := fs.Duration("wait-timeout", time.Hour, "how long a client may wait for an opponent (0: as long as it likes)")
