@@ -73,12 +73,11 @@ type GameStats struct {
 // ctx.Err() when cancelled (the caller should then close r to release the
 // goroutine blocked reading it), and otherwise the I/O error.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, newAgent NewAgentFunc, cfg Config) error {
-	if cfg.Game == nil || cfg.Codec == nil || newAgent == nil {
-		return errors.New("protocol: Serve needs a game, a codec and an agent constructor")
+	sess, err := NewSession(newAgent, cfg)
+	if err != nil {
+		return err
 	}
-	if err := cfg.Budget.Validate(); err != nil {
-		return fmt.Errorf("protocol: %w", err)
-	}
+	defer sess.Close()
 	maxLine := cfg.MaxLine
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
@@ -88,8 +87,6 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, newAgent NewAgentFunc,
 	defer close(done)
 	go readLines(r, maxLine, lines, done)
 
-	s := &session{cfg: cfg, newAgent: newAgent}
-	defer s.endGame()
 	bw := bufio.NewWriter(w)
 	for {
 		var l lineResult
@@ -110,7 +107,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, newAgent NewAgentFunc,
 			resp = fmt.Sprintf("error request line longer than %d bytes", maxLine)
 		} else {
 			var err error
-			resp, quit, err = s.handle(ctx, l.line)
+			resp, quit, err = sess.Handle(ctx, l.line)
 			if err != nil {
 				resp = "error " + oneLine(err.Error())
 			}

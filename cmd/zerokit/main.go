@@ -25,18 +25,20 @@ type command struct {
 // commands lists the subcommands. Each lives in a file of its own name.
 func commands() map[string]command {
 	return map[string]command{
-		"play":     {"play Watch Your Back! against an agent in the terminal", runPlay},
-		"serve":    {"play an agent through the referee line protocol on stdin/stdout or TCP", runServe},
-		"replay":   {"replay referee-format games from stdin and print the referee's transcript", runReplay},
-		"export":   {"write a self-contained agent directory (network, settings, referee adapter) from a checkpoint", runExport},
-		"eval":     {"play a match between two agents and report the score and Elo difference with 95% intervals", runEval},
-		"gauntlet": {"rate several agents and a run's checkpoints together (Elo table, JSON, PNG plot)", runGauntlet},
-		"plot":     {"draw PNG plots of a training run's metrics", runPlot},
-		"train":    {"train a network by self-play from a configuration file; resumable (see configs/)", runTrain},
-		"selfplay": {"generate self-play games with a fixed network checkpoint into a games directory", runSelfplay},
-		"average":  {"write the mean of several checkpoints' weights (stochastic weight averaging)", runAverage},
-		"bench":    {"measure self-play (batched vs unbatched) and training throughput", runBench},
-		"refbench": {"play an exported agent inside the course referee (referee.py -t 60 -s 100) against opponents: W-D-L, score, CPU and memory per game", runRefbench},
+		"play":       {"play Watch Your Back! against an agent in the terminal", runPlay},
+		"serve":      {"play an agent through the referee line protocol on stdin/stdout or TCP", runServe},
+		"net-server": {"referee Watch Your Back! games between netreferee.py clients in the course's network protocol (WUBPP)", runNetServer},
+		"net-play":   {"play an agent on a server of the course's network protocol (WUBPP), like netreferee.py", runNetPlay},
+		"replay":     {"replay referee-format games from stdin and print the referee's transcript", runReplay},
+		"export":     {"write a self-contained agent directory (network, settings, referee adapter) from a checkpoint", runExport},
+		"eval":       {"play a match between two agents and report the score and Elo difference with 95% intervals", runEval},
+		"gauntlet":   {"rate several agents and a run's checkpoints together (Elo table, JSON, PNG plot)", runGauntlet},
+		"plot":       {"draw PNG plots of a training run's metrics", runPlot},
+		"train":      {"train a network by self-play from a configuration file; resumable (see configs/)", runTrain},
+		"selfplay":   {"generate self-play games with a fixed network checkpoint into a games directory", runSelfplay},
+		"average":    {"write the mean of several checkpoints' weights (stochastic weight averaging)", runAverage},
+		"bench":      {"measure self-play (batched vs unbatched) and training throughput", runBench},
+		"refbench":   {"play an exported agent inside the course referee (referee.py -t 60 -s 100) against opponents: W-D-L, score, CPU and memory per game", runRefbench},
 	}
 }
 
@@ -87,7 +89,7 @@ func usage(w io.Writer, cmds map[string]command) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun \"zerokit <command> -h\" for a command's flags.")
 }

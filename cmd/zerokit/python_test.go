@@ -22,19 +22,7 @@ func TestPythonAdapter(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 not found on PATH: skipping the Python adapter tests")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		if goBin, err = exec.LookPath("go"); err != nil {
-			t.Skip("go command not found: cannot build zerokit for the Python tests")
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "zerokit")
-	// Without libtorch: a libtorch binary takes about a second to start,
-	// and the referee double starts "zerokit replay" after every action.
-	build := exec.Command(goBin, "build", "-tags", "nonet", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildNonetZerokit(t)
 	dir, err := filepath.Abs(filepath.Join("..", "..", "python"))
 	if err != nil {
 		t.Fatal(err)
@@ -68,13 +56,7 @@ func TestRefbenchInReferee(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found on PATH")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	bin := filepath.Join(t.TempDir(), "zerokit")
-	build := exec.Command(goBin, "build", "-tags", "nonet", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildNonetZerokit(t)
 	agentDir := filepath.Join(t.TempDir(), "agent")
 	// The shipped agent with a test's budget (the search, not the limits).
 	if out, err := exec.Command(bin, "export", "-out", agentDir, "-sims", "24", "-move-time", "0").CombinedOutput(); err != nil {
@@ -107,4 +89,24 @@ func TestRefbenchInReferee(t *testing.T) {
 		t.Fatalf("agent used %.2f s CPU and %.1f MB (over limit: %q): want within 60 s and 100 MB", g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit)
 	}
 	t.Logf("%s", out)
+}
+
+// buildNonetZerokit builds zerokit without libtorch into a temporary
+// directory, or skips the test when no go command is found. A libtorch
+// binary takes about a second to start, and the Python tests start
+// "zerokit serve" or "zerokit replay" again and again.
+func buildNonetZerokit(t *testing.T) string {
+	t.Helper()
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		if goBin, err = exec.LookPath("go"); err != nil {
+			t.Skip("go command not found: cannot build zerokit for the Python tests")
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "zerokit")
+	build := exec.Command(goBin, "build", "-tags", "nonet", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }

@@ -30,7 +30,11 @@ followed by the game's real winner. A game whose actions run out before it
 ends prints "winner: None!" (the referee's winner while a game is in
 progress). No turn limit is applied, as in the referee.
 
-A line that is not a JSON array stops the replay with an error naming the
+A line may also be a JSON object with the actions in its "actions" field
+(other fields are ignored): the game records of "zerokit net-server"
+(games.jsonl) replay as they are.
+
+A line that is neither a JSON array nor such an object stops the replay with an error naming the
 line number (1-based), after everything before it has been printed.
 
 flags:
@@ -85,8 +89,21 @@ func replayGames(ctx context.Context, r io.Reader, w *bufio.Writer) error {
 }
 
 // parseGameLine splits a line into its actions; the line must be a JSON
-// array (the actions themselves are validated while replaying).
+// array, or an object with an "actions" array (the actions themselves are
+// validated while replaying).
 func parseGameLine(line []byte) ([]json.RawMessage, error) {
+	if line[0] == '{' {
+		var rec struct {
+			Actions *[]json.RawMessage `json:"actions"`
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return nil, fmt.Errorf("malformed JSON game record: %w", err)
+		}
+		if rec.Actions == nil {
+			return nil, errors.New("JSON game record without \"actions\"")
+		}
+		return *rec.Actions, nil
+	}
 	if line[0] != '[' {
 		return nil, fmt.Errorf("not a JSON array of actions (starts with %q)", truncate(line, 20))
 	}

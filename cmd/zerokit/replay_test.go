@@ -171,8 +171,18 @@ func TestReplayEdgeCases(t *testing.T) {
 		},
 		{
 			name:    "a line that is not an array",
-			input:   "{\"actions\": []}\n",
+			input:   "\"actions\"\n",
 			wantErr: "stdin line 1: not a JSON array",
+		},
+		{
+			name:  "net-server game records replay by their actions",
+			input: "{\"id\": 1, \"white\": \"a\", \"actions\": [[3, 4], [3, 7]]}\n",
+			want:  []string{"=== game 0", "1 turns into the placing phase", "2 turns into the placing phase", "winner: None!"},
+		},
+		{
+			name:    "a record without actions",
+			input:   "{\"id\": 1}\n",
+			wantErr: "stdin line 1: JSON game record without \"actions\"",
 		},
 	}
 	for _, c := range cases {

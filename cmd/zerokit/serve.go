@@ -71,10 +71,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	agentSpec := fs.String("agent", DefaultAgentKind, "agent spec (see below; default: the trained agent that ships for the game)")
 	gameName := fs.String("game", "wyb", "game (wyb)")
 	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
-	moveTime := fs.Duration("move-time", 0, "cap on each move's thinking time (0: none)")
-	gameTime := fs.Duration("game-time", 0, "thinking-time budget per game, split over the moves (0: none)")
-	fallback := fs.String("fallback", "greedy", "agent spec answering instead when the agent fails by overrunning its deadline (\"\": none)")
-	horizon := fs.Int("horizon", 0, "game length (actions of both sides) the time manager assumes (0: game's bound, or current move + 120)")
+	clock := addClockFlags(fs, "", 0, "none")
 	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")
 	memLimit := fs.Int64("memory-limit", 64, "soft limit of the Go heap in MiB (debug.SetMemoryLimit), to stay inside the course's 100 MB (0: none; the GOMEMLIMIT variable takes precedence)")
 	if err := parseFlags(fs, args); err != nil {
@@ -86,28 +83,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *memLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(*memLimit << 20)
 	}
-	game, codec, err := refereeGame(*gameName)
+	built, cfg, err := clock.refereeAgent(reg, *gameName, *agentSpec)
 	if err != nil {
 		return err
-	}
-	built, err := reg.Build(game, *agentSpec)
-	if err != nil {
-		return err
-	}
-	cfg := protocol.Config{
-		Game:   game,
-		Codec:  codec,
-		Budget: protocol.Budget{MoveTime: *moveTime, GameTime: *gameTime, Horizon: *horizon},
-	}
-	if err := cfg.Budget.Validate(); err != nil {
-		return err
-	}
-	if *fallback != "" {
-		fb, err := reg.Build(game, *fallback)
-		if err != nil {
-			return fmt.Errorf("-fallback: %w", err)
-		}
-		cfg.NewFallback = func(int) (agent.Agent, error) { return fb.NewAgent(0) }
 	}
 	srv := &server{built: built, cfg: cfg, stderr: stderr, verbose: *verbose}
 	if *listen == "" {

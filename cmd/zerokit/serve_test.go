@@ -79,17 +79,7 @@ func TestServeTCP(t *testing.T) {
 	go func() {
 		done <- runServe(ctx, []string{"-listen", "127.0.0.1:0", "-agent", "random:seed=4", "-v"}, strings.NewReader(""), &lockedBuffer{}, &errb)
 	}()
-	re := regexp.MustCompile(`listening on (\S+)`)
-	var addr string
-	for deadline := time.Now().Add(10 * time.Second); addr == ""; {
-		if m := re.FindStringSubmatch(errb.String()); m != nil {
-			addr = m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("no address announced: %q", errb.String())
-		} else {
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
+	addr := waitAddress(t, &errb)
 	dial := func() (net.Conn, *bufio.Reader) {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
