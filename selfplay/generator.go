@@ -200,7 +200,7 @@ func (g *Generator) Run(ctx context.Context, eval mcts.Evaluator, networkStep in
 	defer g.fwd.set(nil)
 
 	se, hasStats := eval.(StatsEvaluator)
-	var evalBefore EvalStats
+	var evalBefore mcts.EvalStats
 	if hasStats {
 		evalBefore = se.EvalStats()
 	}

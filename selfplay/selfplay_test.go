@@ -86,9 +86,9 @@ func (c *collect) sorted() []data.Record {
 	return out
 }
 
-func newEval(t *testing.T, g env.Game, net mcts.Network, cache int) *NetEvaluator {
+func newEval(t *testing.T, g env.Game, net mcts.Network, cache int) *mcts.NetEvaluator {
 	t.Helper()
-	e, err := NewNetEvaluator(net, g, mcts.BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond}, cache)
+	e, err := mcts.NewNetEvaluator([]mcts.Network{net}, g, mcts.NetEvaluatorConfig{Batcher: mcts.BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond}, CacheSize: cache, Pad: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestGenerateIsReproducible(t *testing.T) {
 		for i := range nets {
 			nets[i] = newFakeNet(game, 0)
 		}
-		e, err := NewNetEvaluatorWorkers(nets, game, mcts.BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond}, cache)
+		e, err := mcts.NewNetEvaluator(nets, game, mcts.NetEvaluatorConfig{Batcher: mcts.BatcherConfig{MaxBatch: 16, MaxWait: time.Millisecond}, CacheSize: cache, Pad: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,7 +274,7 @@ func TestPauseResume(t *testing.T) {
 func TestBatcherBatchesAcrossGames(t *testing.T) {
 	game := tictactoe.New()
 	net := newFakeNet(game, 300*time.Microsecond)
-	e, err := NewNetEvaluator(net, game, mcts.BatcherConfig{MaxBatch: 32, MaxWait: 2 * time.Millisecond}, 0)
+	e, err := mcts.NewNetEvaluator([]mcts.Network{net}, game, mcts.NetEvaluatorConfig{Batcher: mcts.BatcherConfig{MaxBatch: 32, MaxWait: 2 * time.Millisecond}, Pad: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestBatcherBatchesAcrossGames(t *testing.T) {
 	if mb := st.Eval.MeanBatch(); mb < 3 {
 		t.Fatalf("mean batch %.2f with 16 parallel games, want at least 3", mb)
 	}
-	// The network sees padded batches (PadBatches).
+	// The network sees padded batches (mcts.PadBatches).
 	if st.Eval.Positions > net.rows.Load() || st.Eval.Positions+15*st.Eval.Batches < net.rows.Load() || st.Eval.Batches != net.calls.Load() {
 		t.Fatalf("eval stats %+v, network saw %d calls / %d rows", st.Eval, net.calls.Load(), net.rows.Load())
 	}
@@ -396,7 +396,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 	game := tictactoe.New()
 	before := runtime.NumGoroutine()
 	for i := range 3 {
-		e, err := NewNetEvaluator(newFakeNet(game, 0), game, mcts.DefaultBatcherConfig(), 64)
+		e, err := mcts.NewNetEvaluator([]mcts.Network{newFakeNet(game, 0)}, game, mcts.NetEvaluatorConfig{Batcher: mcts.DefaultBatcherConfig(), CacheSize: 64, Pad: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -495,7 +495,7 @@ func TestPadBatches(t *testing.T) {
 	size, na := game.ObservationShape().Size(), game.NumActions()
 	ref := newFakeNet(game, 0)
 	sn := &sizeNet{fakeNet: newFakeNet(game, 0), sizes: map[int]bool{}}
-	padded := PadBatches(sn, game)
+	padded := mcts.PadBatches(sn, game)
 	const max = 130
 	obs := make([]float32, max*size)
 	for i := range obs {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/mcts"
 )
 
 // Stats describes the work of one Generator.Run.
@@ -30,7 +31,7 @@ type Stats struct {
 	Elapsed time.Duration
 	// Eval is the evaluator's work during the run, when it reports it (see
 	// StatsEvaluator).
-	Eval EvalStats
+	Eval mcts.EvalStats
 }
 
 // SparringStats are the network's results against the sparring partner.

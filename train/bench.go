@@ -57,7 +57,7 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 			return selfplay.Stats{}, err
 		}
 		defer release()
-		eval, err := selfplay.NewNetEvaluatorWorkers(nets, game, bat, spc.CacheSize)
+		eval, err := mcts.NewNetEvaluator(nets, game, mcts.NetEvaluatorConfig{Batcher: bat, CacheSize: spc.CacheSize, Pad: true})
 		if err != nil {
 			return selfplay.Stats{}, err
 		}

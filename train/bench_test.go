@@ -83,7 +83,7 @@ func BenchmarkSelfPlay(b *testing.B) {
 			spc := cfg.SelfPlay
 			spc.ParallelGames = tc.parallel
 			spc.CacheSize = 0
-			eval, err := selfplay.NewNetEvaluator(net, game, mcts.BatcherConfig{MaxBatch: tc.maxBatch, MaxWait: cfg.Batcher.MaxWait}, 0)
+			eval, err := mcts.NewNetEvaluator([]mcts.Network{net}, game, mcts.NetEvaluatorConfig{Batcher: mcts.BatcherConfig{MaxBatch: tc.maxBatch, MaxWait: cfg.Batcher.MaxWait}, Pad: true})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -11,7 +11,6 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/torch"
-	"github.com/zerokit/zerokit/selfplay"
 )
 
 // NetPlayer builds evaluation players that search with a network: no root
@@ -21,7 +20,7 @@ import (
 type NetPlayer struct {
 	name    string
 	search  mcts.Config
-	eval    *selfplay.NetEvaluator
+	eval    *mcts.NetEvaluator
 	release func()
 }
 
@@ -45,7 +44,7 @@ func NewNetPlayer(name string, net *torch.Net, game env.Game, base mcts.Config, 
 	if err != nil {
 		return nil, fmt.Errorf("train: %s player: %w", name, err)
 	}
-	e, err := selfplay.NewNetEvaluatorWorkers(nets, game, mcts.BatcherConfig{MaxBatch: max(maxBatch, 1)}, 1<<15)
+	e, err := mcts.NewNetEvaluator(nets, game, mcts.NetEvaluatorConfig{Batcher: mcts.BatcherConfig{MaxBatch: max(maxBatch, 1)}, CacheSize: 1 << 15, Pad: true})
 	if err != nil {
 		release()
 		return nil, err
@@ -61,7 +60,7 @@ func (p *NetPlayer) Factory() agent.Factory {
 }
 
 // EvalStats returns the network evaluator's counters.
-func (p *NetPlayer) EvalStats() selfplay.EvalStats { return p.eval.EvalStats() }
+func (p *NetPlayer) EvalStats() mcts.EvalStats { return p.eval.EvalStats() }
 
 // Close stops the player's evaluator and frees its network copies.
 func (p *NetPlayer) Close() error {

@@ -830,12 +830,12 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 // when there are several), cfg.Batcher's batching and cfg.SelfPlay's cache.
 // Call closeEval when the games are done: it stops the batcher and frees
 // the copies.
-func NewSelfPlayEvaluator(net *torch.Net, game env.Game, cfg Config) (eval *selfplay.NetEvaluator, closeEval func(), err error) {
+func NewSelfPlayEvaluator(net *torch.Net, game env.Game, cfg Config) (eval *mcts.NetEvaluator, closeEval func(), err error) {
 	nets, release, err := workerNets(net, cfg.SelfPlay.Workers)
 	if err != nil {
 		return nil, nil, fmt.Errorf("train: self-play networks: %w", err)
 	}
-	e, err := selfplay.NewNetEvaluatorWorkers(nets, game, cfg.Batcher, cfg.SelfPlay.CacheSize)
+	e, err := mcts.NewNetEvaluator(nets, game, mcts.NetEvaluatorConfig{Batcher: cfg.Batcher, CacheSize: cfg.SelfPlay.CacheSize, Pad: true})
 	if err != nil {
 		release()
 		return nil, nil, fmt.Errorf("train: %w", err)

@@ -101,14 +101,14 @@ type Network struct {
 	opts Options
 
 	mu       sync.Mutex
-	batchers map[batcherKey]*mcts.Batcher
+	batchers map[batcherKey]*mcts.NetEvaluator
 	releases []func() // free the batchers' workers
 	closed   bool
 }
 
 // newNetwork returns a Network serving net.
 func newNetwork(info Info, game env.Game, net backendNet, opts Options) *Network {
-	return &Network{info: info, game: game, net: net, opts: opts, batchers: map[batcherKey]*mcts.Batcher{}}
+	return &Network{info: info, game: game, net: net, opts: opts, batchers: map[batcherKey]*mcts.NetEvaluator{}}
 }
 
 // Load loads the network at path for game. path is an exported agent
@@ -269,16 +269,11 @@ func (n *Network) Evaluator(leaves int, symmetries bool) (mcts.Evaluator, error)
 	if err != nil {
 		return nil, fmt.Errorf("network %s: worker copies: %w", n.info.Name, err)
 	}
+	cfg := mcts.NetEvaluatorConfig{Batcher: mcts.BatcherConfig{MaxBatch: n.opts.Concurrency * leaves, MaxWait: n.opts.MaxWait}}
 	if symmetries {
-		syms := SearchSymmetries(n.game)
-		for i, net := range nets {
-			if nets[i], err = mcts.NewSymmetryAverage(net, n.game.ObservationShape(), n.game.NumActions(), syms); err != nil {
-				release()
-				return nil, fmt.Errorf("network %s: %w", n.info.Name, err)
-			}
-		}
+		cfg.Symmetries = SearchSymmetries(n.game)
 	}
-	b, err := mcts.NewBatcherWorkers(nets, n.game, mcts.BatcherConfig{MaxBatch: n.opts.Concurrency * leaves, MaxWait: n.opts.MaxWait})
+	b, err := mcts.NewNetEvaluator(nets, n.game, cfg)
 	if err != nil {
 		release()
 		return nil, fmt.Errorf("network %s: %w", n.info.Name, err)
@@ -295,7 +290,7 @@ func (n *Network) Stats() mcts.BatcherStats {
 	defer n.mu.Unlock()
 	var total mcts.BatcherStats
 	for _, b := range n.batchers {
-		total = total.Add(b.Stats())
+		total = total.Add(b.EvalStats().BatcherStats)
 	}
 	return total
 }
