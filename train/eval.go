@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/env"
@@ -13,61 +14,45 @@ import (
 	"github.com/zerokit/zerokit/model/torch"
 )
 
-// NetPlayer builds evaluation players that search with a network: no root
-// noise, no temperature, no tree reuse, all games sharing one batching
-// evaluator (so parallel arena games fill network batches). Close it after
-// the match.
+// NetPlayer builds the evaluation players of a network being trained: the
+// network agent of package agent/neural (neural.Wrap), the same agent and
+// code that "zerokit eval -a net:..." plays, with no root noise, no
+// temperature and no tree reuse, all games sharing its batching evaluator
+// (so parallel arena games fill network batches). Close it after the
+// match.
 type NetPlayer struct {
-	name    string
-	search  mcts.Config
-	eval    *mcts.NetEvaluator
-	release func()
+	net     *neural.Network
+	factory agent.Factory
 }
 
 // NewNetPlayer returns a player of game searching with net: mode ("gumbel"
-// or "puct") with simulations simulations per move; leaves and the Gumbel
-// considered actions are taken from base (the training search). maxBatch
-// bounds the network batches; workers single-threaded copies of net
-// evaluate them in parallel when workers > 1.
-func NewNetPlayer(name string, net *torch.Net, game env.Game, base mcts.Config, mode mcts.Mode, simulations, maxBatch, workers int) (*NetPlayer, error) {
-	c := agent.EvalSearchConfig(simulations)
-	c.Mode = mode
-	c.LeavesInFlight = base.LeavesInFlight
-	c.Gumbel.MaxConsideredActions = base.Gumbel.MaxConsideredActions
-	c.Gumbel.CVisit = base.Gumbel.CVisit
-	c.Gumbel.CScale = base.Gumbel.CScale
-	c.Gumbel.Interior = base.Gumbel.Interior
-	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("train: %s player: %w", name, err)
-	}
-	nets, release, err := workerNets(net, workers)
+// or "puct") with simulations simulations per move and the training
+// search's leaves per batch (base); parallel is the number of games played
+// at once, and workers single-threaded copies of net evaluate the batches
+// in parallel when workers > 1.
+func NewNetPlayer(name string, net *torch.Net, game env.Game, base mcts.Config, mode mcts.Mode, simulations, parallel, workers int) (*NetPlayer, error) {
+	n, err := neural.Wrap(net, game, name, neural.Options{Concurrency: max(parallel, 1), Workers: workers})
 	if err != nil {
 		return nil, fmt.Errorf("train: %s player: %w", name, err)
 	}
-	e, err := mcts.NewNetEvaluator(nets, game, mcts.NetEvaluatorConfig{Batcher: mcts.BatcherConfig{MaxBatch: max(maxBatch, 1)}, CacheSize: 1 << 15, Pad: true})
+	s := neural.DefaultSettings()
+	s.Simulations, s.Mode, s.LeavesInFlight, s.ReuseTree = simulations, mode, base.LeavesInFlight, false
+	f, err := n.Factory(s)
 	if err != nil {
-		release()
-		return nil, err
+		n.Close()
+		return nil, fmt.Errorf("train: %s player: %w", name, err)
 	}
-	return &NetPlayer{name: name, search: c, eval: e, release: release}, nil
+	return &NetPlayer{net: n, factory: f}, nil
 }
 
 // Factory builds the player's agents.
-func (p *NetPlayer) Factory() agent.Factory {
-	return func(seed uint64) (agent.Agent, error) {
-		return agent.NewMCTS(p.name, p.search, p.eval, seed)
-	}
-}
+func (p *NetPlayer) Factory() agent.Factory { return p.factory }
 
-// EvalStats returns the network evaluator's counters.
-func (p *NetPlayer) EvalStats() mcts.EvalStats { return p.eval.EvalStats() }
+// Stats returns the network evaluator's batch counters.
+func (p *NetPlayer) Stats() mcts.BatcherStats { return p.net.Stats() }
 
-// Close stops the player's evaluator and frees its network copies.
-func (p *NetPlayer) Close() error {
-	err := p.eval.Close()
-	p.release()
-	return err
-}
+// Close stops the player's evaluator; the network stays the caller's.
+func (p *NetPlayer) Close() error { return p.net.Close() }
 
 // MatchResult is one evaluation match, from the network's side.
 type MatchResult struct {

@@ -615,7 +615,6 @@ func (t *trainer) evaluate(ctx context.Context) error {
 	cfg := t.eff
 	start := time.Now()
 	step := t.state.Step
-	maxBatch := cfg.Eval.ParallelGames * cfg.Search.LeavesInFlight
 	// Once the run averages its weights, the mean is its agent: that is
 	// what the evaluation measures.
 	net, label := t.net, fmt.Sprintf("step%d", step)
@@ -629,7 +628,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 		defer ck.Net.Close()
 		net, label = ck.Net, fmt.Sprintf("step%d-avg%d", ck.Step, len(ck.AveragedSteps))
 	}
-	cur, err := NewNetPlayer(label, net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, maxBatch, cfg.SelfPlay.Workers)
+	cur, err := NewNetPlayer(label, net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
 	if err != nil {
 		return err
 	}
@@ -719,7 +718,7 @@ func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64)
 	}
 	defer ck.Net.Close()
 	cfg := t.eff
-	p, err := NewNetPlayer(fmt.Sprintf("net-%d", prev), ck.Net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames*cfg.Search.LeavesInFlight, cfg.SelfPlay.Workers)
+	p, err := NewNetPlayer(fmt.Sprintf("step%d", prev), ck.Net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
 	if err != nil {
 		return arena.Result{}, 0, false, err
 	}
