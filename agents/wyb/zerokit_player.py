@@ -22,7 +22,8 @@ from the config file, else takes its default:
                                     config file is relative to the file.
   env ZEROKIT_AGENT    / "agent"    agent spec, e.g. "alphabeta:time=500ms"
                                     or "net:path=DIR,sims=64". Default
-                                    "random".
+                                    "default" (the trained agent that
+                                    ships with zerokit).
   env ZEROKIT_ARGS     / "args"     more flags for zerokit serve, e.g.
                                     ["-game-time", "55s"] (a JSON list in
                                     the file; a shell-quoted string in the
@@ -33,6 +34,25 @@ from the config file, else takes its default:
                                     (binary, agent and args are then unused).
   env ZEROKIT_TIMEOUT  / "timeout"  seconds to wait for each response before
                                     giving up (0: forever). Default 600.
+  env ZEROKIT_CPU_LIMIT / "cpu_limit"  the agent's CPU seconds per game
+                                    (0: none). Default 60, the course's.
+  env ZEROKIT_MEMORY_LIMIT / "memory_limit"  the agent's peak resident
+                                    memory in MB (0: none). Default 100.
+  env ZEROKIT_USAGE_LOG / "usage_log"  a file that gets the agent's usage
+                                    so far (JSON) after every call;
+                                    {colour} and {module} in the name are
+                                    replaced. Default none.
+
+Resource accounting. The referee measures only its own Python process, so
+an agent thinking in a child process is invisible to it: the adapter does
+the referee's job. It charges the agent the CPU time of the zerokit process
+(all its threads, from /proc) plus the Python time spent in the adapter,
+and counts as its memory the zerokit process's peak resident set (VmHWM)
+plus the growth of the Python process's resident set since the adapter
+started. It logs both after every call (usage_log) and at exit (stderr),
+and raises ZerokitResourceError, ending the game loudly, as soon as either
+exceeds its limit. (Connected to a server over TCP it can only measure
+the Python side.)
 
 The config file is the module's own name with .json (so a copy of this
 module saved as strong.py reads strong.json: two copies can play two
@@ -53,15 +73,20 @@ import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
+import time
 import weakref
 
-__all__ = ['Player', 'Connection', 'load_config', 'ZerokitError',
+__all__ = ['Player', 'Connection', 'Usage', 'load_config', 'ZerokitError',
            'ZerokitProtocolError', 'ZerokitDied', 'ZerokitTimeout',
-           'ZerokitConfigError', 'action_from_json', 'action_to_json']
+           'ZerokitResourceError', 'ZerokitConfigError', 'action_from_json',
+           'action_to_json']
 
-DEFAULT_AGENT = 'random'
+DEFAULT_AGENT = 'default'
 DEFAULT_TIMEOUT = 600.0
+DEFAULT_CPU_LIMIT = 60.0      # seconds of CPU per game (the course's)
+DEFAULT_MEMORY_LIMIT = 100.0  # MB of peak resident memory (the course's)
 MAX_LINE = 1 << 16
 QUIT_TIMEOUT = 2.0  # seconds close() waits for "bye"
 
@@ -86,6 +111,10 @@ class ZerokitTimeout(ZerokitError):
     """The server did not answer in time."""
 
 
+class ZerokitResourceError(ZerokitError):
+    """The agent exceeded its CPU time or memory limit for the game."""
+
+
 def _config_path(module_file):
     explicit = os.environ.get('ZEROKIT_CONFIG')
     if explicit:
@@ -97,7 +126,8 @@ def _config_path(module_file):
     return path if os.path.isfile(path) else None
 
 
-_KEYS = ('binary', 'agent', 'args', 'address', 'timeout')
+_KEYS = ('binary', 'agent', 'args', 'address', 'timeout', 'cpu_limit',
+         'memory_limit', 'usage_log')
 
 
 def load_config(module_file=__file__):
@@ -187,6 +217,29 @@ def load_config(module_file=__file__):
         raise ZerokitConfigError('%s: want a number of seconds >= 0, got %r'
                                  % (src, value))
     out['timeout'] = value or None
+
+    for key, env, default in (('cpu_limit', 'ZEROKIT_CPU_LIMIT',
+                               DEFAULT_CPU_LIMIT),
+                              ('memory_limit', 'ZEROKIT_MEMORY_LIMIT',
+                               DEFAULT_MEMORY_LIMIT)):
+        value, src, _ = pick(env, key)
+        if value is None:
+            value = default
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            value = float(value)
+            if value < 0 or value != value:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ZerokitConfigError('%s: want a number >= 0 (0: no limit), '
+                                     'got %r' % (src, value))
+        out[key] = value
+
+    value, src, _ = pick('ZEROKIT_USAGE_LOG', 'usage_log')
+    if value is not None and (not isinstance(value, str) or not value):
+        raise ZerokitConfigError('%s: want a file name' % src)
+    out['usage_log'] = value
 
     if out['address'] is None and not out['binary']:
         raise ZerokitConfigError(
@@ -368,6 +421,128 @@ def _shutdown(proc, sock, stderr):
         stderr.close()
 
 
+_PAGE_KB = 4
+_CLK_TCK = 100
+try:
+    _CLK_TCK = os.sysconf('SC_CLK_TCK')
+except (AttributeError, ValueError, OSError):
+    pass
+
+
+def _proc_status_kb(pid, field):
+    """A "field: N kB" value of /proc/PID/status in kB, or None."""
+    try:
+        with open('/proc/%s/status' % pid) as f:
+            for line in f:
+                if line.startswith(field + ':'):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _proc_cpu_seconds(pid):
+    """User plus system CPU seconds of process pid (all its threads), from
+    /proc/PID/stat, or None."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            fields = f.read().rpartition(')')[2].split()
+        return (int(fields[11]) + int(fields[12])) / float(_CLK_TCK)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Usage(object):
+    """The resources one agent used in one game: see "Resource accounting"
+    in the module documentation."""
+
+    def __init__(self, colour, module, limits, log=None, child_pid=None):
+        self.colour, self.module = colour, module
+        self.cpu_limit = limits.get('cpu_limit', DEFAULT_CPU_LIMIT)
+        self.memory_limit = limits.get('memory_limit', DEFAULT_MEMORY_LIMIT)
+        self.log = log
+        if log:
+            self.log = log.replace('{colour}', colour).replace(
+                '{module}', module)
+        self.child_pid = child_pid
+        self.python_cpu = 0.0
+        self.child_cpu = 0.0
+        self.child_peak_kb = 0
+        self.rss0_kb = _proc_status_kb('self', 'VmRSS') or 0
+        self.python_growth_kb = 0
+        self.calls = 0
+
+    def measure(self, python_seconds):
+        """Add a call's Python CPU time and read the child's counters."""
+        self.calls += 1
+        self.python_cpu += python_seconds
+        if self.child_pid is not None:
+            cpu = _proc_cpu_seconds(self.child_pid)
+            if cpu is not None:
+                self.child_cpu = max(self.child_cpu, cpu)
+            peak = _proc_status_kb(self.child_pid, 'VmHWM')
+            if peak is not None:
+                self.child_peak_kb = max(self.child_peak_kb, peak)
+        hwm = _proc_status_kb('self', 'VmHWM')
+        if hwm is not None:
+            self.python_growth_kb = max(self.python_growth_kb,
+                                        hwm - self.rss0_kb)
+
+    def cpu_seconds(self):
+        return self.child_cpu + self.python_cpu
+
+    def peak_mb(self):
+        return (self.child_peak_kb + self.python_growth_kb) / 1024.0
+
+    def report(self):
+        """The usage as a dict (the usage log's JSON)."""
+        return {
+            'colour': self.colour, 'module': self.module, 'calls': self.calls,
+            'cpu_seconds': round(self.cpu_seconds(), 3),
+            'child_cpu_seconds': round(self.child_cpu, 3),
+            'python_cpu_seconds': round(self.python_cpu, 3),
+            'peak_memory_mb': round(self.peak_mb(), 3),
+            'child_peak_mb': round(self.child_peak_kb / 1024.0, 3),
+            'python_growth_mb': round(self.python_growth_kb / 1024.0, 3),
+            'measured_child': self.child_pid is not None,
+            'cpu_limit': self.cpu_limit, 'memory_limit': self.memory_limit,
+            'exceeded': self.exceeded(),
+        }
+
+    def summary(self):
+        r = self.report()
+        return ('zerokit_player %s (%s): %.2f s CPU (limit %s), peak memory '
+                '%.1f MB (limit %s), %d calls%s' % (
+                    self.colour, self.module, r['cpu_seconds'],
+                    '%g s' % self.cpu_limit if self.cpu_limit else 'none',
+                    r['peak_memory_mb'],
+                    '%g MB' % self.memory_limit if self.memory_limit
+                    else 'none', self.calls,
+                    '' if r['measured_child'] else
+                    ' (remote server: Python side only)'))
+
+    def exceeded(self):
+        """A sentence naming the exceeded limit, or None."""
+        if self.cpu_limit and self.cpu_seconds() > self.cpu_limit:
+            return ('used %.2f s of CPU, over the limit of %g s per game'
+                    % (self.cpu_seconds(), self.cpu_limit))
+        if self.memory_limit and self.peak_mb() > self.memory_limit:
+            return ('used %.1f MB of memory at its peak, over the limit of '
+                    '%g MB' % (self.peak_mb(), self.memory_limit))
+        return None
+
+    def write_log(self):
+        if not self.log:
+            return
+        tmp = self.log + '.tmp'
+        try:
+            with open(tmp, 'w') as f:
+                json.dump(self.report(), f)
+            os.replace(tmp, self.log)
+        except OSError as e:
+            raise ZerokitError('usage log %s: %s' % (self.log, e))
+
+
 class Player(object):
     """The referee's Player interface, played by a zerokit agent."""
 
@@ -377,25 +552,57 @@ class Player(object):
             raise ValueError("colour must be 'white' or 'black', got %r"
                              % (colour,))
         self.colour = colour
-        self.conn = Connection(load_config(__file__))
+        self.usage = None
+        start = time.process_time()
+        config = load_config(__file__)
+        self.conn = Connection(config)
+        pid = self.conn.proc.pid if self.conn.proc is not None else None
+        module = __name__.split('.')[0]
+        self.usage = Usage(colour, module, config, config['usage_log'], pid)
+        weakref.finalize(self, _report_usage, self.usage)
         try:
             self.conn.request('init ' + colour)
+            self._account(start)
         except ZerokitError:
             self.conn.close()
             raise
 
+    def _account(self, start):
+        """Charge the Python time since start and the child's counters;
+        log them, and raise ZerokitResourceError over a limit."""
+        self.usage.measure(time.process_time() - start)
+        self.usage.write_log()
+        over = self.usage.exceeded()
+        if over:
+            message = 'zerokit agent (%s) %s' % (self.colour, over)
+            sys.stderr.write(message + '\n')
+            raise ZerokitResourceError(message)
+
     def action(self, turns):
         """Return this player's action for the referee's turn counter:
         (x, y), ((xa, ya), (xb, yb)) or None (forfeit)."""
+        start = time.process_time()
         if isinstance(turns, bool) or not isinstance(turns, int):
             raise TypeError('turns must be an int, got %r' % (turns,))
-        return action_from_json(self.conn.request('action %d' % turns))
+        action = action_from_json(self.conn.request('action %d' % turns))
+        self._account(start)
+        return action
 
     def update(self, action):
         """Tell the agent the opponent's action (in the referee's form)."""
+        start = time.process_time()
         self.conn.request('update ' + action_to_json(action))
+        self._account(start)
 
     def close(self):
         """End the session; the referee never calls this, garbage
         collection or interpreter exit does it otherwise."""
         self.conn.close()
+
+
+def _report_usage(usage):
+    """Print a game's usage summary when its Player goes away."""
+    try:
+        sys.stderr.write(usage.summary() + '\n')
+    except Exception:  # at interpreter exit, print what can be printed
+        pass
