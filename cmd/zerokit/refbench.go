@@ -32,7 +32,7 @@ An OPPONENT is
   SPEC            a zerokit agent spec through the Python adapter, e.g.
                   greedy, alphabeta:depth=3
   SPEC@DURATION   the same with a thinking budget per game, e.g.
-                  alphabeta:depth=0@55s (alpha-beta at equal resources)
+                  alphabeta:time=2s@55s (alpha-beta at equal resources)
   module:PATH     any referee Player module (x.py or a package directory)
 
 Opponents run the zerokit binary of -binary, and the shipped agent is

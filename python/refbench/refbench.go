@@ -382,27 +382,39 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 	}
 	var winner string
 	winner, g.Actions, g.Reason = parseReferee(string(out), string(errText), white, black)
-	switch {
-	case gctx.Err() != nil:
-		g.Outcome, g.Reason = Unfinished, fmt.Sprintf("still playing after %v (the referee has no turn limit)", o.GameTimeout)
-	case winner == "draw":
-		g.Outcome = Draw
-	case winner == "":
-		g.Outcome = Failed
-		if runErr != nil {
-			g.Reason += fmt.Sprintf(" (referee: %v)", runErr)
-		}
-	case (winner == "W") == (g.AgentColour == "white"):
-		g.Outcome = Win
-	default:
-		g.Outcome = Loss
+	if gctx.Err() != nil {
+		g.Reason = fmt.Sprintf("still playing after %v (the referee has no turn limit)", o.GameTimeout)
+	} else if winner == "" && runErr != nil {
+		g.Reason += fmt.Sprintf(" (referee: %v)", runErr)
 	}
+	g.Outcome = outcome(winner, g.Actions, g.Reason, g.AgentColour, gctx.Err() != nil)
 	if u, err := readUsage(filepath.Join(gdir, "usage-"+agentModule+".json")); err == nil {
 		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit = u.CPU, u.PeakMB, u.Exceeded
-	} else if g.Outcome != Failed {
-		return g, fmt.Errorf("refbench: game %d against %s: the agent's usage log: %w", index, opp.Name(), err)
+	} else if g.Outcome != Failed && g.Outcome != Unfinished {
+		// The agent played but its adapter measured nothing.
+		g.Outcome, g.Reason = Failed, fmt.Sprintf("%s; the agent's usage log: %v", g.Reason, err)
 	}
 	return g, nil
+}
+
+// outcome is the agent's result of a game that the referee ended with
+// winner ("W", "B", "draw" or "" when unknown) after actions actions for
+// reason, the agent playing agentColour; timedOut says the wall-time cap
+// ended it.
+func outcome(winner string, actions int, reason, agentColour string, timedOut bool) Outcome {
+	switch {
+	case timedOut:
+		return Unfinished
+	case winner == "draw":
+		return Draw
+	case winner == "" || (actions == 0 && strings.Contains(reason, "player failed")):
+		// No result, or a player that could not even start: a broken
+		// set-up (a bad opponent spec, say), not a game.
+		return Failed
+	case (winner == "W") == (agentColour == "white"):
+		return Win
+	}
+	return Loss
 }
 
 var progressLine = regexp.MustCompile(`^(\d+ turns into the (placing|moving) phase|game over!)$`)

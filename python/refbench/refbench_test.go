@@ -29,6 +29,7 @@ func TestParseReferee(t *testing.T) {
 		{"black's module raised", boards(4), "Traceback:\n  File \"/tmp/g/zkagent/zerokit_player.py\", line 5\nzkagent.zerokit_player.ZerokitResourceError: zerokit agent (black) used 70 s of CPU\n", "W", 3, "Black's player failed: zkagent.zerokit_player.ZerokitResourceError: zerokit agent (black) used 70 s of CPU"},
 		{"white's module raised", boards(1), "Traceback:\n  File \"/tmp/g/mine.py\", line 9\nValueError: oops\n", "B", 0, "White's player failed: ValueError: oops"},
 		{"referee failed", "", "python3: can't open file\n", "", 0, "the referee failed: python3: can't open file"},
+		{"a player fails to start", boards(1), "Traceback:\n  File \"/tmp/g/mine.py\", line 9\nZerokitDied: closed the session while answering 'init white'\n", "B", 0, "White's player failed: ZerokitDied: closed the session while answering 'init white'"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,6 +39,30 @@ func TestParseReferee(t *testing.T) {
 				t.Errorf("parseReferee = %q, %d, %q; want %q, %d, %q", w, n, r, tc.winner, tc.actions, tc.reason)
 			}
 		})
+	}
+}
+
+func TestOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		winner  string
+		actions int
+		reason  string
+		colour  string
+		timeout bool
+		want    Outcome
+	}{
+		{"W", 100, "game over", "white", false, Win},
+		{"W", 100, "game over", "black", false, Loss},
+		{"B", 100, "game over", "black", false, Win},
+		{"draw", 300, "game over", "white", false, Draw},
+		{"", 5, "the referee failed: x", "white", false, Failed},
+		{"B", 0, "White's player failed: ZerokitDied", "black", false, Failed},
+		{"B", 40, "White's player failed: ZerokitResourceError", "white", false, Loss},
+		{"", 900, "", "white", true, Unfinished},
+	} {
+		if got := outcome(tc.winner, tc.actions, tc.reason, tc.colour, tc.timeout); got != tc.want {
+			t.Errorf("outcome(%q, %d, %q, %s, %v) = %s, want %s", tc.winner, tc.actions, tc.reason, tc.colour, tc.timeout, got, tc.want)
+		}
 	}
 }
 
