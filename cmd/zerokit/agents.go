@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"sort"
 
@@ -58,6 +59,20 @@ func shippedAgentDir(game env.Game) (string, error) {
 		return "", err
 	}
 	return shipped.Dir(name, "")
+}
+
+// shippedWeights returns the weights file and the manifest of the shipped
+// agent name, unpacked under cache ("" for the user's cache directory).
+func shippedWeights(name, cache string) (string, neural.Manifest, error) {
+	m, err := shipped.Manifest(name)
+	if err != nil {
+		return "", neural.Manifest{}, err
+	}
+	dir, err := shipped.Dir(name, cache)
+	if err != nil {
+		return "", neural.Manifest{}, err
+	}
+	return filepath.Join(dir, m.Weights), m, nil
 }
 
 // Close releases the loaded networks.

@@ -14,7 +14,6 @@ import (
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
-	shipped "github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/rundir"
 )
@@ -86,16 +85,11 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	var err error
 	if *checkpoint == "" {
 		// The shipped agent, with its settings but those the flags set.
-		name := "wyb"
-		m, err := shipped.Manifest(name)
-		if err != nil {
+		var m neural.Manifest
+		if ckpt, m, err = shippedWeights("wyb", *cache); err != nil {
 			return err
 		}
-		dir, err := shipped.Dir(name, *cache)
-		if err != nil {
-			return err
-		}
-		ckpt, prov = filepath.Join(dir, m.Weights), m.Provenance
+		prov = m.Provenance
 		if *nameFlag == "" {
 			*nameFlag = m.Name
 		}

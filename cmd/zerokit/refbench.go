@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent/neural/export"
-	shipped "github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/python/refbench"
 )
@@ -89,18 +88,13 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		name := "wyb"
-		m, err := shipped.Manifest(name)
-		if err != nil {
-			return err
-		}
-		src, err := shipped.Dir(name, "")
+		weights, m, err := shippedWeights("wyb", "")
 		if err != nil {
 			return err
 		}
 		dir = filepath.Join(tmp, "agent")
 		if _, err := export.Export(export.Options{
-			Checkpoint: filepath.Join(src, m.Weights), Out: dir, Name: m.Name, Search: m.Search,
+			Checkpoint: weights, Out: dir, Name: m.Name, Search: m.Search,
 			Binary: bin, ServeArgs: []string{"-game-time", "55s"}, Provenance: m.Provenance,
 		}); err != nil {
 			return err

@@ -28,7 +28,8 @@ Ctrl-C (SIGINT) or SIGTERM stops at the next step or game boundary, saves a
 checkpoint and exits 0; the same command continues the run. A run killed
 outright resumes from its last checkpoint without losing finished games.
 Resuming with -config may change the learning-rate schedule, eval,
-checkpoint, batcher, self-play parallelism, the sparring partner, threads,
+checkpoint, batcher, self-play parallelism, the sparring partner, the value
+target's mix (buffer.root_value_weight), MCTS-Solver (search.solver), threads,
 the recipe's stages, the weight averaging and the agent settings (recorded
 in meta.json); any other difference is an error.
 
