@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena/elo"
 	"github.com/zerokit/zerokit/python"
 )
@@ -319,7 +320,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		if err := os.WriteFile(filepath.Join(gdir, oppModule+".py"), adapter, 0o644); err != nil {
 			return g, err
 		}
-		conf, err := json.Marshal(map[string]any{"binary": o.Binary, "agent": opp.Spec, "args": append([]string{}, opp.ServeArgs...)})
+		conf, err := json.Marshal(map[string]any{"binary": o.Binary, "agent": gameSpec(opp.Spec, index), "args": append([]string{}, opp.ServeArgs...)})
 		if err != nil {
 			return g, err
 		}
@@ -415,6 +416,22 @@ func outcome(winner string, actions int, reason, agentColour string, timedOut bo
 		return Win
 	}
 	return Loss
+}
+
+// gameSpec is the opponent spec of game index: spec with seed=index+1
+// unless it names a seed, so that a baseline that orders equal moves by its
+// seed (alpha-beta) plays different games (the referee has no random
+// openings).
+func gameSpec(text string, index int) string {
+	sp, err := spec.Parse(text)
+	if err != nil {
+		return text // zerokit serve reports the error
+	}
+	if _, ok := sp.Lookup(spec.SeedKey); ok {
+		return text
+	}
+	sp.Params = append(sp.Params, spec.Param{Key: spec.SeedKey, Value: fmt.Sprint(index + 1)})
+	return sp.String()
 }
 
 var progressLine = regexp.MustCompile(`^(\d+ turns into the (placing|moving) phase|game over!)$`)

@@ -66,6 +66,23 @@ func TestOutcome(t *testing.T) {
 	}
 }
 
+func TestGameSpec(t *testing.T) {
+	for _, tc := range []struct {
+		spec  string
+		index int
+		want  string
+	}{
+		{"random", 0, "random:seed=1"},
+		{"alphabeta:depth=3", 4, "alphabeta:depth=3,seed=5"},
+		{"alphabeta:seed=9,depth=2", 4, "alphabeta:seed=9,depth=2"},
+		{"bad spec:", 1, "bad spec:"},
+	} {
+		if got := gameSpec(tc.spec, tc.index); got != tc.want {
+			t.Errorf("gameSpec(%q, %d) = %q, want %q", tc.spec, tc.index, got, tc.want)
+		}
+	}
+}
+
 func TestSummarise(t *testing.T) {
 	games := []Game{
 		{AgentColour: "white", Outcome: Win, AgentCPU: 10, AgentPeakMB: 40},
