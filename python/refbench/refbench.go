@@ -471,7 +471,7 @@ func parseReferee(out, errText, white, black string) (winner string, actions int
 	actions = max(boards-1, 0)
 	if winner == "" && errText != "" {
 		// A player raised an exception: the referee's traceback names it.
-		last := lastLine(errText)
+		last := failureLine(errText)
 		switch {
 		case strings.Contains(errText, "/"+white+"/") || strings.Contains(errText, "/"+white+".py") || strings.Contains(last, white+"."):
 			winner, reason = "B", "White's player failed: "+last
@@ -484,9 +484,18 @@ func parseReferee(out, errText, white, black string) (winner string, actions int
 	return winner, actions, reason
 }
 
-// lastLine returns the last non-empty line of text.
-func lastLine(text string) string {
+var exceptionLine = regexp.MustCompile(`^[A-Za-z_][\w.]*(Error|Exception|Died|Timeout|Interrupt)\b`)
+
+// failureLine returns the last line of a traceback's text that names an
+// exception (the adapters print usage summaries after it), else its last
+// non-empty line.
+func failureLine(text string) string {
 	lines := strings.Split(strings.TrimSpace(text), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); exceptionLine.MatchString(l) {
+			return l
+		}
+	}
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 

@@ -29,6 +29,7 @@ func TestParseReferee(t *testing.T) {
 		{"black's module raised", boards(4), "Traceback:\n  File \"/tmp/g/zkagent/zerokit_player.py\", line 5\nzkagent.zerokit_player.ZerokitResourceError: zerokit agent (black) used 70 s of CPU\n", "W", 3, "Black's player failed: zkagent.zerokit_player.ZerokitResourceError: zerokit agent (black) used 70 s of CPU"},
 		{"white's module raised", boards(1), "Traceback:\n  File \"/tmp/g/mine.py\", line 9\nValueError: oops\n", "B", 0, "White's player failed: ValueError: oops"},
 		{"referee failed", "", "python3: can't open file\n", "", 0, "the referee failed: python3: can't open file"},
+		{"usage summaries after the traceback", boards(41), "Traceback:\n  File \"/g/zkagent/zerokit_player.py\", line 5\nzkagent.zerokit_player.ZerokitResourceError: zerokit agent (black) used 60.00 s of CPU\nzerokit_player white (zkopponent): 45.10 s CPU (limit 60 s), 3542 calls\n", "W", 40, "Black's player failed: zkagent.zerokit_player.ZerokitResourceError: zerokit agent (black) used 60.00 s of CPU"},
 		{"a player fails to start", boards(1), "Traceback:\n  File \"/tmp/g/mine.py\", line 9\nZerokitDied: closed the session while answering 'init white'\n", "B", 0, "White's player failed: ZerokitDied: closed the session while answering 'init white'"},
 	}
 	for _, tc := range tests {
