@@ -18,34 +18,84 @@ type LoadStats struct {
 	// TotalPositions is the number of sampleable positions in all shards,
 	// which sizes the window.
 	TotalPositions int64
+	// Names lists every shard of the source, oldest first (those counted,
+	// not only those read).
+	Names []string
 }
 
-// Load fills an empty buffer from the shards in dir, as at the resumption of
-// a run: it counts the positions of every shard from their footers (this
-// count sizes the window, as if the buffer had seen every game), then
-// decodes and replays the most recent shards, enough to fill the window,
-// oldest first. A missing directory loads nothing. Each record is checked as
-// by Add; errors name the shard file and record index, and leave the buffer
-// with the games loaded so far (discard it).
+// ShardSource is where a Buffer loads shards from: a games directory
+// (DirSource) or an object store holding a distributed run's games.
+type ShardSource interface {
+	// Shards lists the shards, oldest first, by name. A source that does
+	// not exist yet lists nothing.
+	Shards(ctx context.Context) ([]string, error)
+	// Info returns a shard's counts without decoding its records (see
+	// ReadShardInfoAt).
+	Info(ctx context.Context, name string) (ShardInfo, error)
+	// Open returns a reader of the shard's records; the caller closes it.
+	Open(ctx context.Context, name string) (*ShardReader, error)
+}
+
+// DirSource is the ShardSource of a games directory: its shard files (see
+// ListShards), named by path.
+type DirSource string
+
+// Shards lists the directory's shard files in number order; a missing
+// directory lists nothing.
+func (d DirSource) Shards(ctx context.Context) ([]string, error) {
+	shards, err := ListShards(string(d))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(shards))
+	for i, sh := range shards {
+		names[i] = sh.Path
+	}
+	return names, nil
+}
+
+// Info reads the shard file's counts.
+func (d DirSource) Info(ctx context.Context, name string) (ShardInfo, error) {
+	return ReadShardInfo(Shard{Path: name})
+}
+
+// Open opens the shard file.
+func (d DirSource) Open(ctx context.Context, name string) (*ShardReader, error) {
+	return OpenShard(name)
+}
+
+// Load fills an empty buffer from the shards in dir: LoadFrom with
+// DirSource(dir).
 func (b *Buffer) Load(ctx context.Context, dir string) (LoadStats, error) {
+	return b.LoadFrom(ctx, DirSource(dir))
+}
+
+// LoadFrom fills an empty buffer from the shards of src, as at the
+// resumption of a run: it counts the positions of every shard from their
+// footers (this count sizes the window, as if the buffer had seen every
+// game), then decodes and replays the most recent shards, enough to fill the
+// window, oldest first. Each record is checked as by Add; errors name the
+// shard and record index, and leave the buffer with the games loaded so far
+// (discard it). LoadStats.Names lists every shard counted.
+func (b *Buffer) LoadFrom(ctx context.Context, src ShardSource) (LoadStats, error) {
 	var st LoadStats
 	if b.Stats().TotalGames != 0 {
 		return st, errors.New("data: load: the buffer is not empty")
 	}
-	shards, err := ListShards(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return st, nil
-	}
+	names, err := src.Shards(ctx)
 	if err != nil {
 		return st, fmt.Errorf("data: load: %w", err)
 	}
-	st.Shards = len(shards)
-	counts := make([]int64, len(shards))
-	for i, sh := range shards {
+	st.Shards, st.Names = len(names), names
+	counts := make([]int64, len(names))
+	for i, name := range names {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		info, err := ReadShardInfo(sh)
+		info, err := src.Info(ctx, name)
 		if err != nil {
 			return st, fmt.Errorf("data: load: %w", err)
 		}
@@ -56,13 +106,18 @@ func (b *Buffer) Load(ctx context.Context, dir string) (LoadStats, error) {
 		st.TotalPositions += counts[i]
 	}
 	window := b.cfg.Window.Size(st.TotalPositions)
-	first := len(shards)
+	first := len(names)
 	for have := int64(0); first > 0 && have < window; {
 		first--
 		have += counts[first]
 	}
-	for _, sh := range shards[first:] {
-		n, pos, err := b.loadShard(ctx, sh)
+	for _, name := range names[first:] {
+		r, err := src.Open(ctx, name)
+		if err != nil {
+			return st, fmt.Errorf("data: load: %w", err)
+		}
+		n, pos, err := b.loadShard(ctx, r)
+		r.Close()
 		st.Games += n
 		st.Positions += pos
 		if err != nil {
@@ -79,12 +134,7 @@ func (b *Buffer) Load(ctx context.Context, dir string) (LoadStats, error) {
 
 // loadShard adds every record of one shard to the buffer without sliding the
 // window.
-func (b *Buffer) loadShard(ctx context.Context, sh Shard) (games int, positions int64, err error) {
-	r, err := OpenShard(sh.Path)
-	if err != nil {
-		return 0, 0, fmt.Errorf("data: load: %w", err)
-	}
-	defer r.Close()
+func (b *Buffer) loadShard(ctx context.Context, r *ShardReader) (games int, positions int64, err error) {
 	for r.Next() {
 		if err := ctx.Err(); err != nil {
 			return games, positions, err
@@ -92,7 +142,7 @@ func (b *Buffer) loadShard(ctx context.Context, sh Shard) (games int, positions 
 		rec := r.Record()
 		g, err := b.build(&rec)
 		if err != nil {
-			return games, positions, fmt.Errorf("data: load %s: record %d: %w", sh.Path, r.Index(), err)
+			return games, positions, fmt.Errorf("data: load %s: record %d: %w", r.name, r.Index(), err)
 		}
 		b.mu.Lock()
 		b.appendLocked(g)

@@ -358,15 +358,24 @@ func ReadShardInfo(sh Shard) (ShardInfo, error) {
 	if err != nil {
 		return ShardInfo{}, fmt.Errorf("data: stat shard: %w", err)
 	}
+	info, err := ReadShardInfoAt(f, st.Size(), sh.Path)
+	info.Shard = sh
+	return info, err
+}
+
+// ReadShardInfoAt returns the counts of the shard of size bytes that r
+// reads (a file, or an object in a store read by ranges) from its header
+// and footer, without decoding its records; name is used in errors and as
+// the info's Path.
+func ReadShardInfoAt(r io.ReaderAt, size int64, name string) (ShardInfo, error) {
 	bad := func(off int64, err error) error {
-		return &CorruptError{Path: sh.Path, Record: -1, Footer: off > 0, Offset: off, Err: err}
+		return &CorruptError{Path: name, Record: -1, Footer: off > 0, Offset: off, Err: err}
 	}
-	size := st.Size()
 	if size < int64(headerSize+footerSize) {
 		return ShardInfo{}, bad(size, ErrTruncated)
 	}
 	var h [headerSize]byte
-	if _, err := f.ReadAt(h[:], 0); err != nil {
+	if _, err := r.ReadAt(h[:], 0); err != nil {
 		return ShardInfo{}, bad(0, readErr(err))
 	}
 	if string(h[:len(shardMagic)]) != shardMagic || h[len(shardMagic)] != shardVersion {
@@ -374,7 +383,7 @@ func ReadShardInfo(sh Shard) (ShardInfo, error) {
 	}
 	var foot [footerSize]byte
 	off := size - int64(footerSize)
-	if _, err := f.ReadAt(foot[:], off); err != nil {
+	if _, err := r.ReadAt(foot[:], off); err != nil {
 		return ShardInfo{}, bad(off, readErr(err))
 	}
 	if foot[0] != 0 {
@@ -384,6 +393,6 @@ func ReadShardInfo(sh Shard) (ShardInfo, error) {
 	if err != nil {
 		return ShardInfo{}, bad(off, fmt.Errorf("no valid footer (truncated or corrupt file): %w", err))
 	}
-	info.Shard = sh
+	info.Path = name
 	return info, nil
 }

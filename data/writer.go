@@ -37,9 +37,7 @@ type Writer struct {
 	dir           string
 	gamesPerShard int
 	next          int
-	pending       []byte // frames of the buffered records
-	records       int
-	moves, full   int64
+	pending       ShardBuilder // the buffered records
 	closed        bool
 }
 
@@ -117,23 +115,15 @@ func isTempName(name string) bool {
 // gamesPerShard games are buffered. An invalid record is rejected with an
 // error and not buffered.
 func (w *Writer) Add(rec *Record) error {
-	payload, err := AppendRecord(nil, rec)
-	if err != nil {
-		return err
-	}
-	if len(payload) > MaxRecordBytes {
-		return fmt.Errorf("data: record of %d bytes exceeds %d", len(payload), MaxRecordBytes)
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return errors.New("data: writer is closed")
 	}
-	w.pending = appendFrame(w.pending, payload)
-	w.records++
-	w.moves += int64(len(rec.Moves))
-	w.full += int64(rec.FullMoves())
-	if w.records >= w.gamesPerShard {
+	if err := w.pending.Add(rec); err != nil {
+		return err
+	}
+	if w.pending.Len() >= w.gamesPerShard {
 		_, err := w.flushLocked()
 		return err
 	}
@@ -144,7 +134,7 @@ func (w *Writer) Add(rec *Record) error {
 func (w *Writer) Pending() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.records
+	return w.pending.Len()
 }
 
 // Flush writes the buffered games, if any, as a shard and returns its path
@@ -170,20 +160,14 @@ func (w *Writer) Close() error {
 }
 
 func (w *Writer) flushLocked() (string, error) {
-	if w.records == 0 {
+	if w.pending.Len() == 0 {
 		return "", nil
 	}
-	buf := make([]byte, 0, headerSize+len(w.pending)+footerSize)
-	buf = append(buf, shardMagic...)
-	buf = append(buf, shardVersion)
-	buf = append(buf, w.pending...)
-	buf = appendFooter(buf, w.records, w.moves, w.full)
-	path, err := w.publish(buf)
+	path, err := w.publish(w.pending.Bytes())
 	if err != nil {
 		return "", err
 	}
-	w.pending = w.pending[:0]
-	w.records, w.moves, w.full = 0, 0, 0
+	w.pending.Reset()
 	return path, nil
 }
 

@@ -8,3 +8,6 @@ export PATH="$PATH:/usr/local/go/bin"
 go test -count=1 -timeout 20m ./...
 # The play-only build: no libtorch and no cgo at all (pure-Go network).
 CGO_ENABLED=0 go test -count=1 -tags nonet ./agent/... ./agents ./model/arch ./model/ckpt ./model/gonet
+# The Kubernetes manifests render and keep their promises (kustomize
+# in-process; deploy/ is a module of its own, so kubectl is not needed).
+(cd deploy && go test -count=1 ./...)

@@ -32,8 +32,11 @@ func (t *trainer) applyStage() error {
 	if err != nil {
 		return err
 	}
-	if err := t.gen.SetSparring(eff.SelfPlay.SparringAgent, eff.SelfPlay.SparringFraction, partners); err != nil {
-		return fmt.Errorf("train: stage %s: %w", name, err)
+	// A store trainer's workers apply the stage themselves (see Work).
+	if t.gen != nil {
+		if err := t.gen.SetSparring(eff.SelfPlay.SparringAgent, eff.SelfPlay.SparringFraction, partners); err != nil {
+			return fmt.Errorf("train: stage %s: %w", name, err)
+		}
 	}
 	if err := t.buffer.SetRootValueWeight(eff.Buffer.RootValueWeight); err != nil {
 		return fmt.Errorf("train: stage %s: %w", name, err)

@@ -88,7 +88,24 @@ type LoopConfig struct {
 	// before training starts; positions generated before then are not owed
 	// training steps. Default 4096.
 	MinBufferPositions int64 `yaml:"min_buffer_positions"`
+	// SelfPlay says where the games come from: "local" (the default) plays
+	// them in the training process; "store" takes them from self-play
+	// workers ("zerokit worker") through the run's store ("zerokit train
+	// -store URL"). Either way a training phase runs only for the steps
+	// that new positions call for (SamplesPerPosition per position), so a
+	// trainer whose workers are slow waits for games instead of reusing
+	// its samples more.
+	SelfPlay string `yaml:"self_play"`
+	// Poll is how often a trainer with self_play "store" lists the store
+	// for new games while it waits for them. Default 5s.
+	Poll time.Duration `yaml:"poll"`
 }
+
+// The values of train.self_play.
+const (
+	SelfPlayLocal = "local"
+	SelfPlayStore = "store"
+)
 
 // CheckpointConfig sets checkpointing.
 type CheckpointConfig struct {
@@ -174,6 +191,8 @@ func DefaultConfig() Config {
 			PositionsPerIteration: 4096,
 			SamplesPerPosition:    4,
 			MinBufferPositions:    4096,
+			SelfPlay:              SelfPlayLocal,
+			Poll:                  5 * time.Second,
 		},
 		Checkpoint: CheckpointConfig{Every: 250, KeepLast: 3, KeepEvery: 1000},
 		Eval: EvalConfig{
@@ -192,7 +211,7 @@ func DefaultConfig() Config {
 			{Name: "sparring", FromStep: 10000, SparringAgent: ptr("alphabeta:depth=3,tt=16"), SparringFraction: ptr(0.25),
 				EvalOpponents: []string{PreviousOpponent, "alphabeta:depth=3"}},
 		},
-		Averaging: AveragingConfig{FromStep: 30000, Every: 1000},
+		Averaging: AveragingConfig{FromStep: 20000, Every: 1000},
 		Agent:     DefaultAgentConfig(),
 		Seed:      1,
 		Threads:   2,
@@ -273,6 +292,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train.samples_per_position = %v: want a value in (0, 10000]", t.SamplesPerPosition)
 	case t.MinBufferPositions < 1:
 		return fmt.Errorf("train.min_buffer_positions = %d: want at least 1", t.MinBufferPositions)
+	case t.SelfPlay != SelfPlayLocal && t.SelfPlay != SelfPlayStore:
+		return fmt.Errorf("train.self_play = %q: want %q (games played by the trainer) or %q (games from workers through a store)", t.SelfPlay, SelfPlayLocal, SelfPlayStore)
+	case t.Poll < 100*time.Millisecond || t.Poll > time.Hour:
+		return fmt.Errorf("train.poll = %v: want a duration in [100ms, 1h]", t.Poll)
 	}
 	k := c.Checkpoint
 	switch {

@@ -94,6 +94,9 @@ func TestConfigStrictness(t *testing.T) {
 		{"sparring agent", "selfplay:\n  sparring_agent: stockfish\n  sparring_fraction: 0.25\n", []string{"selfplay.sparring_agent", "stockfish"}},
 		{"sparring fraction", "selfplay:\n  sparring_agent: random\n  sparring_fraction: 2\n", []string{"sparring_fraction"}},
 		{"checkpoint", "checkpoint:\n  every: 0\n", []string{"checkpoint.every"}},
+		{"store self-play", "train:\n  self_play: store\n  poll: 1s\n", nil},
+		{"self-play source", "train:\n  self_play: remote\n", []string{"train.self_play", `"remote"`}},
+		{"poll", "train:\n  poll: 10ms\n", []string{"train.poll"}},
 		{"threads", "threads: 0\n", []string{"threads"}},
 		{"second document", "seed: 1\n---\nseed: 2\n", []string{"second"}},
 		{"no stages", "stages: []\n", nil},
@@ -243,7 +246,7 @@ func TestResumeConfig(t *testing.T) {
 			c.Stages[1].FromStep = 20000
 			c.Averaging.FromStep = 40000
 			c.Agent.Simulations = 400
-		}, wantKeys: []string{"from_step: 10000 -> 20000", "averaging.from_step: 30000 -> 40000", "agent.simulations: 2000 -> 400"}},
+		}, wantKeys: []string{"from_step: 10000 -> 20000", "averaging.from_step: 20000 -> 40000", "agent.simulations: 2000 -> 400"}},
 		{name: "parallelism", change: func(c *Config) { c.SelfPlay.ParallelGames, c.Threads = 8, 1 },
 			wantKeys: []string{"selfplay.parallel_games: 48 -> 8", "threads: 2 -> 1"}},
 		{name: "sparring", change: func(c *Config) { c.SelfPlay.SparringAgent, c.SelfPlay.SparringFraction = "alphabeta:depth=3", 0.25 },

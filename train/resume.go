@@ -75,7 +75,8 @@ func resolveConfig(dir, path string) (Config, error) {
 // checkpoint retention, batching, self-play parallelism and cache, the
 // sparring partner and its share of the games, the share of the search's
 // root value in the value target, MCTS-Solver in the searches, threads,
-// the recipe's stages, the weight averaging and the run's agent. None of them changes what a
+// the recipe's stages, the weight averaging, the run's agent and the store
+// trainer's polling interval. None of them changes what a
 // position, a game record or the network means, so the run stays one run
 // (the sparring games, like a schedule, change only which positions are
 // generated from then on; the value target is formed when a sample is
@@ -97,6 +98,7 @@ func withAdjustable(stored, given Config) Config {
 	c.Stages = given.Stages
 	c.Averaging = given.Averaging
 	c.Agent = given.Agent
+	c.Train.Poll = given.Train.Poll
 	return c
 }
 
@@ -120,7 +122,7 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 	}
 	if d := firstDifference(string(fixed), string(b)); d != "" {
 		return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); a resumed run may change only "+
-			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver, threads, stages, averaging and agent: "+
+			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver, threads, stages, averaging, agent and train.poll: "+
 			"resume without -config or use a new run directory", path, storedPath, d)
 	}
 	changes := changedLines(string(a), string(b))

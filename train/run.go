@@ -21,6 +21,7 @@ import (
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
+	"github.com/zerokit/zerokit/runstore"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
 )
@@ -54,6 +55,13 @@ type Options struct {
 	// Stderr receives one line per iteration (and the progress bars); nil
 	// discards them.
 	Stderr io.Writer
+	// Store is the URL of the run's store (see package runstore) for a
+	// trainer whose games come from self-play workers (train.self_play
+	// "store"): it resumes from the store's newest checkpoint when Dir has
+	// none as new, publishes every checkpoint and its network there, and
+	// trains on the games workers upload. Dir is then a local working copy
+	// (a temporary directory when empty). "" trains with local self-play.
+	Store string
 	// Command and Commit are recorded in the run's agent (see
 	// neural.Provenance): the command line, and the source revision when
 	// the program's build did not record one (BuildRevision).
@@ -82,11 +90,22 @@ type Summary struct {
 // nil; the next Run on the same directory continues. Another process
 // training in the directory is an error.
 func Run(ctx context.Context, opts Options) (sum Summary, err error) {
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	if opts.Dir == "" && opts.Store != "" {
+		tmp, err := os.MkdirTemp("", "zerokit-trainer-")
+		if err != nil {
+			return sum, fmt.Errorf("train: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		opts.Dir = tmp
+	}
 	if opts.Dir == "" {
 		return sum, errors.New("train: no run directory")
 	}
-	if opts.Stderr == nil {
-		opts.Stderr = io.Discard
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return sum, fmt.Errorf("train: %w", err)
 	}
 	lock, err := rundir.AcquireLock(opts.Dir)
 	if err != nil {
@@ -97,9 +116,39 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 			err = rerr
 		}
 	}()
+	var remote *runstore.Store
+	if opts.Store != "" {
+		if remote, err = runstore.Open(ctx, opts.Store); err != nil {
+			return sum, fmt.Errorf("train: %w", err)
+		}
+		defer remote.Close()
+		step, pulled, err := pullFromStore(ctx, remote, opts.Dir)
+		if err != nil {
+			return sum, fmt.Errorf("train: resuming from %s: %w", opts.Store, err)
+		}
+		if pulled {
+			fmt.Fprintf(opts.Stderr, "train: fetched checkpoint %d from %s into %s\n", step, opts.Store, opts.Dir)
+		}
+	}
 	cfg, err := resolveConfig(opts.Dir, opts.ConfigPath)
 	if err != nil {
 		return sum, err
+	}
+	switch {
+	case remote != nil && cfg.Train.SelfPlay != SelfPlayStore:
+		return sum, fmt.Errorf("train: -store: the configuration plays its games in the trainer (train.self_play: %s); a store trainer needs train.self_play: %s (see configs/wyb-store.yaml)",
+			cfg.Train.SelfPlay, SelfPlayStore)
+	case remote == nil && cfg.Train.SelfPlay == SelfPlayStore:
+		return sum, fmt.Errorf("train: the configuration takes its games from workers (train.self_play: %s): give the store's URL with -store", SelfPlayStore)
+	}
+	if remote != nil {
+		text, err := os.ReadFile(filepath.Join(opts.Dir, ConfigFile))
+		if err != nil {
+			return sum, fmt.Errorf("train: %w", err)
+		}
+		if err := remote.Put(ctx, runstore.ConfigKey, text); err != nil {
+			return sum, fmt.Errorf("train: %w", err)
+		}
 	}
 	logf, err := os.OpenFile(filepath.Join(opts.Dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
@@ -107,6 +156,7 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 	}
 	defer logf.Close()
 	t := &trainer{
+		remote: remote,
 		cfg:    cfg,
 		opts:   opts,
 		log:    slog.New(slog.NewTextHandler(logf, nil)),
@@ -157,6 +207,13 @@ type trainer struct {
 	// evaluations are the latest evaluation's matches against fixed
 	// opponents, recorded in the run's agent.
 	evaluations []neural.Evaluation
+
+	// remote is the run's store (Options.Store), nil for local self-play;
+	// ingested holds the store's shards already in the buffer.
+	remote   *runstore.Store
+	ingested map[string]bool
+	// fullListing is when the store's shards were last listed in full.
+	fullListing time.Time
 
 	game    env.Game
 	shape   torch.Shape
@@ -212,14 +269,16 @@ func (t *trainer) setup(ctx context.Context) error {
 	t.log.Info("start", "dir", t.opts.Dir, "game", game.Name(), "pid", os.Getpid(), "seed", cfg.Seed,
 		"max_steps", t.opts.MaxSteps, "max_duration", t.opts.MaxDuration)
 
-	store, rec, err := gamestore.Open(filepath.Join(t.opts.Dir, GamesDir))
-	if err != nil {
-		return err
-	}
-	t.store = store
-	if rec.Pending > 0 || rec.TempRemoved > 0 {
-		t.log.Info("recovered game store", "pending", rec.Pending, "duplicates", rec.Duplicates,
-			"compacted", rec.Compacted, "temp_removed", rec.TempRemoved)
+	if t.remote == nil {
+		store, rec, err := gamestore.Open(filepath.Join(t.opts.Dir, GamesDir))
+		if err != nil {
+			return err
+		}
+		t.store = store
+		if rec.Pending > 0 || rec.TempRemoved > 0 {
+			t.log.Info("recovered game store", "pending", rec.Pending, "duplicates", rec.Duplicates,
+				"compacted", rec.Compacted, "temp_removed", rec.TempRemoved)
+		}
 	}
 
 	t.ckpts = rundir.Checkpoints{Dir: filepath.Join(t.opts.Dir, CheckpointsDir), KeepLast: cfg.Checkpoint.KeepLast, KeepEvery: cfg.Checkpoint.KeepEvery}
@@ -277,7 +336,14 @@ func (t *trainer) setup(ctx context.Context) error {
 	if t.buffer, err = data.NewBuffer(game, bc); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	ls, err := t.buffer.Load(ctx, store.Dir())
+	var src data.ShardSource
+	var srcName string
+	if t.remote != nil {
+		src, srcName = t.remote, t.remote.URL()
+	} else {
+		src, srcName = data.DirSource(t.store.Dir()), t.store.Dir()
+	}
+	ls, err := t.buffer.LoadFrom(ctx, src)
 	if err != nil {
 		return fmt.Errorf("train: loading games: %w", err)
 	}
@@ -285,27 +351,17 @@ func (t *trainer) setup(ctx context.Context) error {
 	if bs.TotalPositions < int64(t.state.PositionsTrained) {
 		// Positions the checkpoint counted are gone from disk.
 		return fmt.Errorf("train: resume: %s holds %d positions but the checkpoint had trained on %.0f; were games deleted?",
-			store.Dir(), bs.TotalPositions, t.state.PositionsTrained)
+			srcName, bs.TotalPositions, t.state.PositionsTrained)
 	}
-	nextGame := max(store.NextGame(), t.state.NextGame)
-	partners, err := SparringPartners(game, cfg.SelfPlay)
-	if err != nil {
+	if t.remote != nil {
+		t.fullListing = time.Now()
+		t.ingested = make(map[string]bool, len(ls.Names))
+		for _, name := range ls.Names {
+			t.ingested[name] = true
+		}
+	}
+	if err := t.setupGenerator(); err != nil {
 		return err
-	}
-	t.gen, err = selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
-		Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame, Sparring: partners,
-		OnMove: func(moves int64) {
-			// Advance the bar to moves (capped at its end).
-			if b := t.bar.Load(); b != nil {
-				if prev := t.moves.Load(); moves > prev && prev < cfg.Train.PositionsPerIteration {
-					b.Add(min(moves, cfg.Train.PositionsPerIteration) - prev)
-					t.moves.Store(moves)
-				}
-			}
-		},
-	})
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
 	}
 	if t.metrics, err = rundir.OpenMetrics(filepath.Join(t.opts.Dir, MetricsFile)); err != nil {
 		return err
@@ -326,6 +382,16 @@ func (t *trainer) setup(ctx context.Context) error {
 		if err := t.refreshAgent(latest.Step); err != nil {
 			return err
 		}
+		if t.remote != nil {
+			// The store may lack what a trainer killed while uploading
+			// had saved locally.
+			pctx, cancel := context.WithTimeout(context.Background(), uploadTimeout)
+			err := t.pushToStore(pctx, latest.Step)
+			cancel()
+			if err != nil {
+				return err
+			}
+		}
 	}
 
 	n, size, na := cfg.Train.BatchSize, t.shape.Size(), t.shape.Actions
@@ -335,18 +401,53 @@ func (t *trainer) setup(ctx context.Context) error {
 	}
 	t.mb = torch.Batch{N: n, Obs: t.batch.Obs, Policy: t.batch.Policy, Value: t.batch.Value, Legal: make([]bool, n*na)}
 
-	t.log.Info("ready", "resumed", t.resumed, "step", t.state.Step, "next_game", nextGame,
+	t.log.Info("ready", "resumed", t.resumed, "step", t.state.Step, "next_game", t.state.NextGame,
 		"shards", ls.Shards, "games_loaded", ls.Games, "positions_total", bs.TotalPositions,
-		"window", bs.Window, "params", t.net.NumParams())
-	fmt.Fprintf(t.stderr, "train: %s %s at step %d, %d positions on disk (%d in the window), network %d blocks x %d channels (%d parameters)\n",
+		"window", bs.Window, "params", t.net.NumParams(), "store", t.opts.Store)
+	fmt.Fprintf(t.stderr, "train: %s %s at step %d, %d positions in %s (%d in the window), network %d blocks x %d channels (%d parameters)\n",
 		map[bool]string{true: "resuming", false: "starting"}[t.resumed], t.opts.Dir, t.state.Step,
-		bs.TotalPositions, bs.Positions, mcfg.Blocks, mcfg.Channels, t.net.NumParams())
+		bs.TotalPositions, srcName, bs.Positions, mcfg.Blocks, mcfg.Channels, t.net.NumParams())
 	if !ok {
 		// Step 0 is the baseline of the first evaluation against the
-		// previous checkpoint.
+		// previous checkpoint (and, with a store, the workers' first
+		// network).
 		if err := t.save(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// uploadTimeout bounds the uploads of one checkpoint to the store.
+const uploadTimeout = 10 * time.Minute
+
+// setupGenerator creates the self-play generator of a trainer that plays
+// its own games (none for a store trainer).
+func (t *trainer) setupGenerator() error {
+	if t.remote != nil {
+		return nil
+	}
+	cfg, game := t.cfg, t.game
+	nextGame := max(t.store.NextGame(), t.state.NextGame)
+	t.state.NextGame = nextGame
+	partners, err := SparringPartners(game, cfg.SelfPlay)
+	if err != nil {
+		return err
+	}
+	t.gen, err = selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
+		Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame, Sparring: partners,
+		OnMove: func(moves int64) {
+			// Advance the bar to moves (capped at its end).
+			if b := t.bar.Load(); b != nil {
+				if prev := t.moves.Load(); moves > prev && prev < cfg.Train.PositionsPerIteration {
+					b.Add(min(moves, cfg.Train.PositionsPerIteration) - prev)
+					t.moves.Store(moves)
+				}
+			}
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	return nil
 }
@@ -389,7 +490,7 @@ func (t *trainer) loop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := t.report(selfplay.Stats{}, tp); err != nil {
+		if err := t.report(selfplay.Stats{}, tp, nil); err != nil {
 			return err
 		}
 	}
@@ -400,12 +501,22 @@ func (t *trainer) loop(ctx context.Context) error {
 		if err := t.applyStage(); err != nil {
 			return err
 		}
-		sp, err := t.selfPlayPhase(ctx)
-		if err != nil {
-			return err
+		var sp selfplay.Stats
+		var is *ingestStats
+		if t.remote != nil {
+			st, err := t.ingestPhase(ctx)
+			if err != nil {
+				return err
+			}
+			sp, is = st.selfPlayStats(), &st
+		} else {
+			var err error
+			if sp, err = t.selfPlayPhase(ctx); err != nil {
+				return err
+			}
 		}
 		if t.stopped = t.stopReason(ctx); t.stopped != "" {
-			if err := t.report(sp, trainStats{}); err != nil {
+			if err := t.report(sp, trainStats{}, is); err != nil {
 				return err
 			}
 			break
@@ -414,12 +525,14 @@ func (t *trainer) loop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := t.report(sp, tp); err != nil {
+		if err := t.report(sp, tp, is); err != nil {
 			return err
 		}
 	}
-	if _, _, err := t.store.Compact(t.gen.NextGame()); err != nil {
-		return err
+	if t.gen != nil {
+		if _, _, err := t.store.Compact(t.gen.NextGame()); err != nil {
+			return err
+		}
 	}
 	if err := t.save(); err != nil {
 		return err
@@ -502,6 +615,13 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 		return ts, nil
 	}
 	steps := t.owedSteps()
+	if t.remote != nil {
+		// Workers may have delivered a backlog: train on it in phases of
+		// a local iteration's length, so that new games and progress
+		// reports keep coming.
+		perIteration := float64(t.cfg.Train.PositionsPerIteration) * t.cfg.Train.SamplesPerPosition / float64(t.cfg.Train.BatchSize)
+		steps = min(steps, max(1, int64(perIteration)))
+	}
 	if t.opts.MaxSteps > 0 {
 		steps = min(steps, t.opts.MaxSteps-t.state.Step)
 	}
@@ -592,7 +712,9 @@ func (t *trainer) save() error {
 	bs := t.buffer.Stats()
 	t.state.Games = bs.TotalGames
 	t.state.TotalPositions = bs.TotalPositions
-	t.state.NextGame = max(t.state.NextGame, t.gen.NextGame())
+	if t.gen != nil {
+		t.state.NextGame = max(t.state.NextGame, t.gen.NextGame())
+	}
 	t.state.TrainSeconds = t.trainedBefore + time.Since(t.start).Seconds()
 	t.state.Time = time.Now().UTC()
 	if err := writeState(t.ckpts.StatePath(step), t.state); err != nil {
@@ -606,7 +728,17 @@ func (t *trainer) save() error {
 	if err := t.average(step); err != nil {
 		return err
 	}
-	return t.refreshAgent(step)
+	if err := t.refreshAgent(step); err != nil {
+		return err
+	}
+	if t.remote == nil {
+		return nil
+	}
+	// The uploads finish even when the run is being stopped: the store is
+	// where the run resumes from.
+	ctx, cancel := context.WithTimeout(context.Background(), uploadTimeout)
+	defer cancel()
+	return t.pushToStore(ctx, step)
 }
 
 // evaluate plays the evaluation matches of the current network and logs
@@ -746,8 +878,9 @@ func metricName(s string) string {
 	return b.String()
 }
 
-// report writes the iteration's metrics line, log entry and stderr line.
-func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
+// report writes the iteration's metrics line, log entry and stderr line;
+// is describes a store trainer's ingestion (nil for local self-play).
+func (t *trainer) report(sp selfplay.Stats, tp trainStats, is *ingestStats) error {
 	bs := t.buffer.Stats()
 	p0, p1, dr := sp.Outcomes()
 	line := map[string]any{
@@ -789,6 +922,17 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats) error {
 	msg := fmt.Sprintf("it %d step %d%s: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
 		t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
 		sp.MeanLength(), 100*p0, 100*p1, 100*dr, sp.Eval.MeanBatch(), 100*sp.ForwardShare())
+	if is != nil {
+		msg = fmt.Sprintf("it %d step %d%s: %d games from the store (%.1f/s, %.0f pos/s; %s)",
+			t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), is.describe())
+		line["shards"] = is.shards
+		line["workers"] = len(is.workers)
+		line["rejected_games"] = is.rejected
+		line["waited_s"] = is.waited.Seconds()
+		if is.games > 0 {
+			line["network_lag_steps"] = float64(is.lagSum) / float64(is.games)
+		}
+	}
 	if s := sp.Sparring; s.Games > 0 {
 		line["sparring_games"] = s.Games
 		line["sparring_wins"] = s.Wins

@@ -36,6 +36,7 @@ func commands() map[string]command {
 		"plot":       {"draw PNG plots of a training run's metrics", runPlot},
 		"train":      {"train a network by self-play from a configuration file; resumable (see configs/)", runTrain},
 		"selfplay":   {"generate self-play games with a fixed network checkpoint into a games directory", runSelfplay},
+		"worker":     {"play self-play games for a run in an object store (train -store), on any number of machines", runWorker},
 		"average":    {"write the mean of several checkpoints' weights (stochastic weight averaging)", runAverage},
 		"bench":      {"measure self-play (batched vs unbatched) and training throughput", runBench},
 		"refbench":   {"play an exported agent inside the course referee (referee.py -t 60 -s 100) against opponents: W-D-L, score, CPU and memory per game", runRefbench},

@@ -16,6 +16,8 @@ import (
 
 const trainUsage = `usage: zerokit train -config FILE -run DIR [-max-minutes N] [-max-steps N] [-quiet]
        zerokit train -run DIR            (resume a run with its stored configuration)
+       zerokit train -store URL -config FILE [-run DIR]
+                                         (train on games from "zerokit worker"s)
        zerokit train -defaults           (print every configuration key with its default)
 
 Trains a network by self-play (see configs/ for configurations): self-play
@@ -38,6 +40,18 @@ DIR/agent is the run's ready-to-play agent (an exported agent, see
 weights once the configuration's averaging has begun, else the newest
 checkpoint. "zerokit play -run DIR" and the agent spec net:path=DIR play it.
 
+With -store, the run lives in an object store (file:///abs/dir,
+s3://bucket/prefix?endpoint=..., gs://bucket/prefix, azblob://container/prefix;
+credentials from the standard environment, e.g. AWS_ACCESS_KEY_ID and
+AWS_SECRET_ACCESS_KEY) and its games come from self-play workers ("zerokit
+worker -store URL", on any number of machines); the configuration must say
+train.self_play: store (configs/wyb-store.yaml). The trainer publishes every
+checkpoint and its network there, trains only as new games call for (it
+waits, and says so, when the workers are slow), and resumes from the
+store's newest checkpoint: a trainer restarted on another machine continues
+the run. DIR is then a local working copy (a temporary directory if
+omitted).
+
 flags:
 `
 
@@ -45,7 +59,8 @@ flags:
 func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", trainUsage, stderr)
 	configPath := fs.String("config", "", "configuration `file` (YAML); optional when resuming")
-	runDir := fs.String("run", "", "run `directory` (created if needed)")
+	runDir := fs.String("run", "", "run `directory` (created if needed); with -store, a local working copy")
+	store := fs.String("store", "", "store `URL` of a run trained on games from workers (see above)")
 	maxMinutes := fs.Float64("max-minutes", 0, "stop after this many `minutes` of wall time (0: no limit)")
 	maxSteps := fs.Int64("max-steps", 0, "stop when the run reaches this training `step` (0: no limit)")
 	quiet := fs.Bool("quiet", false, "no progress bars (they are drawn only on a terminal anyway)")
@@ -61,7 +76,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		_, err = stdout.Write(text)
 		return err
 	}
-	if *runDir == "" {
+	if *runDir == "" && *store == "" {
 		fs.Usage()
 		return errors.New("-run is required")
 	}
@@ -70,6 +85,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	sum, err := train.Run(ctx, train.Options{
 		Dir:         *runDir,
+		Store:       *store,
 		ConfigPath:  *configPath,
 		MaxSteps:    *maxSteps,
 		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)),

@@ -15,6 +15,9 @@ func runSelfplay(context.Context, []string, io.Reader, io.Writer, io.Writer) err
 	return errNoNetwork
 }
 
+// runWorker needs the network library, which this build lacks.
+func runWorker(context.Context, []string, io.Reader, io.Writer, io.Writer) error { return errNoNetwork }
+
 // runBench needs the network library, which this build lacks.
 func runBench(context.Context, []string, io.Reader, io.Writer, io.Writer) error { return errNoNetwork }
 

@@ -1,0 +1,278 @@
+//go:build !nonet
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zerokit/zerokit/runstore"
+	"github.com/zerokit/zerokit/runstore/runstoretest"
+)
+
+// runMainEnv makes the test binary run zerokit's main instead of the
+// tests: the distributed test starts trainer and worker processes that way.
+const runMainEnv = "ZEROKIT_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// proc is a zerokit process started by the test.
+type proc struct {
+	name string
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	err  bytes.Buffer // its stderr, as it comes
+	done chan struct{}
+	exit error
+}
+
+func startZerokit(t *testing.T, name string, env []string, args ...string) *proc {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{name: name, cmd: exec.Command(self, args...), done: make(chan struct{})}
+	p.cmd.Env = append(append(os.Environ(), runMainEnv+"=1", "GOMAXPROCS=2"), env...)
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.err.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+		}
+		p.exit = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.done
+		if t.Failed() {
+			t.Logf("%s stderr (last 3000 bytes):\n%s", p.name, tail(p.stderr(), 3000))
+		}
+	})
+	return p
+}
+
+func (p *proc) stderr() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err.String()
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// signal sends sig and waits for the process to end.
+func (p *proc) signal(t *testing.T, sig syscall.Signal) error {
+	t.Helper()
+	p.cmd.Process.Signal(sig)
+	select {
+	case <-p.done:
+	case <-time.After(90 * time.Second):
+		t.Fatalf("%s did not exit within 90s of %v", p.name, sig)
+	}
+	return p.exit
+}
+
+// waitUntil polls cond every 500ms until it holds, failing the test after
+// limit.
+func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting until %s", limit, what)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// storeGames reads every shard of the store: the games per worker, the
+// network steps that played each worker's games, and the game seeds.
+func storeGames(t *testing.T, st *runstore.Store) (perWorker map[string]int, steps map[string]map[int64]bool, seeds map[uint64]string) {
+	t.Helper()
+	ctx := context.Background()
+	keys, err := st.Shards(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perWorker, steps, seeds = map[string]int{}, map[string]map[int64]bool{}, map[uint64]string{}
+	for _, key := range keys {
+		w, _, _ := runstore.ParseShardKey(key)
+		info, err := st.Info(ctx, key)
+		if err != nil {
+			t.Fatalf("shard %s: %v (a partial shard is visible)", key, err)
+		}
+		r, err := st.Open(ctx, key)
+		if err != nil {
+			if errors.Is(err, runstore.ErrNotExist) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		n := 0
+		for r.Next() {
+			rec := r.Record()
+			if prev, dup := seeds[rec.Meta.Seed]; dup {
+				t.Fatalf("game seed %d is in %s and %s: a duplicated game", rec.Meta.Seed, prev, key)
+			}
+			seeds[rec.Meta.Seed] = key
+			if steps[w] == nil {
+				steps[w] = map[int64]bool{}
+			}
+			steps[w][rec.Meta.NetworkStep] = true
+			perWorker[w]++
+			n++
+		}
+		if r.Err() != nil || n != info.Records {
+			t.Fatalf("shard %s: %d of %d records read: %v", key, n, info.Records, r.Err())
+		}
+	}
+	return perWorker, steps, seeds
+}
+
+var resumedAt = regexp.MustCompile(`train: resuming \S+ at step (\d+)`)
+
+// TestDistributed runs a store trainer and self-play worker processes
+// against an S3 server in the test process and against a file store: games
+// from both workers reach training, workers switch to newly published
+// networks, a worker killed in the middle of an upload leaves no partial
+// shard and no game twice, and a trainer killed outright resumes from the
+// store on an empty disk.
+func TestDistributed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the distributed run (processes, about a minute)")
+	}
+	config, err := filepath.Abs(filepath.Join("..", "..", "train", "testdata", "tictactoe-store.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3 := runstoretest.StartS3(t, "zerokit")
+	for _, tc := range []struct{ name, url string }{
+		{"s3", s3.URL("zerokit", "runs/ttt")},
+		{"file", runstoretest.FileURL(t)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := runstoretest.Env()
+			ctx := context.Background()
+			dir := t.TempDir()
+			trainer := startZerokit(t, "trainer", env, "train", "-store", tc.url, "-config", config,
+				"-run", filepath.Join(dir, "work1"), "-quiet")
+			workerArgs := func(seed string) []string {
+				return []string{"worker", "-store", tc.url, "-seed", seed, "-shard-games", "24", "-poll", "300ms"}
+			}
+			w1 := startZerokit(t, "worker 1", env, workerArgs("1001")...)
+			w2 := startZerokit(t, "worker 2", env, workerArgs("1002")...)
+			name1, name2 := fmt.Sprintf("%016x", 1001), fmt.Sprintf("%016x", 1002)
+
+			st, err := runstore.Open(ctx, tc.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			latest := func() int64 {
+				s, _, err := st.LatestCheckpoint(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			// Both workers' games reach training, and both switch to
+			// networks the trainer published after they started.
+			waitUntil(t, 120*time.Second, "the trainer has trained on games of both workers", func() bool {
+				e := trainer.stderr()
+				return strings.Contains(e, name1+":") && strings.Contains(e, name2+":") && latest() >= 40
+			})
+			waitUntil(t, 60*time.Second, "both workers played with at least three networks", func() bool {
+				_, steps, _ := storeGames(t, st)
+				return len(steps[name1]) >= 3 && len(steps[name2]) >= 3
+			})
+
+			// A worker killed in the middle of its first upload: nothing of
+			// it is visible.
+			crash := startZerokit(t, "crashing worker", append(env, killMidShardEnv+"=300"), workerArgs("1003")...)
+			<-crash.done
+			if ws, ok := crash.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+				t.Fatalf("the crashing worker ended with %v, want SIGKILL", crash.exit)
+			}
+			if !strings.Contains(crash.stderr(), "playing with network") {
+				t.Fatalf("the crashing worker died before playing")
+			}
+			// And a worker killed at an arbitrary moment.
+			if err := w2.signal(t, syscall.SIGKILL); err == nil {
+				t.Fatal("worker 2 survived SIGKILL")
+			}
+			perWorker, _, _ := storeGames(t, st) // fails on a partial or duplicated shard
+			if n := perWorker[fmt.Sprintf("%016x", 1003)]; n != 0 {
+				t.Fatalf("the worker killed mid-upload has %d games in the store", n)
+			}
+
+			// The trainer killed outright resumes from the store on an empty
+			// disk and trains on.
+			before := latest()
+			if err := trainer.signal(t, syscall.SIGKILL); err == nil {
+				t.Fatal("the trainer survived SIGKILL")
+			}
+			stored := latest()
+			if stored < before {
+				t.Fatalf("the store's checkpoint went back from %d to %d", before, stored)
+			}
+			trainer2 := startZerokit(t, "resumed trainer", env, "train", "-store", tc.url, "-config", config,
+				"-run", filepath.Join(dir, "work2"), "-quiet")
+			waitUntil(t, 60*time.Second, "the new trainer resumed", func() bool { return resumedAt.MatchString(trainer2.stderr()) })
+			m := resumedAt.FindStringSubmatch(trainer2.stderr())
+			if step, _ := strconv.ParseInt(m[1], 10, 64); step != stored {
+				t.Fatalf("the new trainer resumed at step %d; the store's newest checkpoint is %d", step, stored)
+			}
+			if !strings.Contains(trainer2.stderr(), fmt.Sprintf("fetched checkpoint %d from", stored)) {
+				t.Fatalf("the new trainer did not say it fetched checkpoint %d", stored)
+			}
+			waitUntil(t, 60*time.Second, "the resumed trainer published a newer checkpoint", func() bool { return latest() > stored })
+
+			// SIGTERM: the worker uploads its finished games and exits 0;
+			// so does the trainer, after a last checkpoint.
+			if err := w1.signal(t, syscall.SIGTERM); err != nil {
+				t.Fatalf("worker 1 after SIGTERM: %v", err)
+			}
+			if err := trainer2.signal(t, syscall.SIGTERM); err != nil {
+				t.Fatalf("the trainer after SIGTERM: %v", err)
+			}
+			storeGames(t, st)
+			if !strings.Contains(w1.stderr(), "worker stopped") {
+				t.Fatal("worker 1 did not report its stop")
+			}
+		})
+	}
+}

@@ -1,0 +1,387 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/model/torch"
+	"github.com/zerokit/zerokit/runstore"
+	"github.com/zerokit/zerokit/selfplay"
+)
+
+// WorkerOptions configures Work.
+type WorkerOptions struct {
+	// Store is the run's store URL (see package runstore).
+	Store string
+	// Seed seeds the worker's games (game i plays with
+	// selfplay.GameSeed(Seed, i)) and names the worker in its shards' keys
+	// (Seed in hexadecimal). 0 draws a random seed, which the log shows.
+	Seed uint64
+	// ShardGames and ShardTime make the worker upload a shard once it
+	// holds that many finished games, or once its oldest game is that old
+	// (checked when a game finishes). They bound what killing the worker
+	// can lose: the finished games not yet uploaded. Defaults 16 and 2m.
+	ShardGames int
+	ShardTime  time.Duration
+	// Poll is how often the worker checks for a newly published network
+	// (and, before the trainer has published one, for the run). Default
+	// 10s.
+	Poll time.Duration
+	// MaxDuration stops the worker after this much wall time (0: none).
+	MaxDuration time.Duration
+	// Stderr receives the worker's log lines; nil discards them.
+	Stderr io.Writer
+	// KillAfterBytes is for crash tests: when positive, the worker kills
+	// its own process with SIGKILL after that many bytes of its first
+	// shard have gone to the store, in the middle of the upload.
+	KillAfterBytes int64
+}
+
+// WorkerSummary says what Work did.
+type WorkerSummary struct {
+	// Name is the worker's name in its shard keys, Seed its seed.
+	Name string
+	Seed uint64
+	// Games and Shards count what it uploaded, Positions the moves of
+	// those games; Networks the networks it played with; Elapsed is how
+	// long it ran.
+	Games, Shards, Networks int
+	Positions               int64
+	Elapsed                 time.Duration
+	// Stopped says why it stopped.
+	Stopped string
+}
+
+// Work is a self-play worker of a distributed run: it reads the run's
+// configuration and newest published network from the store, plays games
+// with the batched search as a training run's self-play does (the recipe's
+// stage at the network's step says whether some games are against a
+// sparring partner), and uploads the finished games as shards, each game
+// tagged with the network step that played it. It switches to a newly
+// published network at the next move boundary (games in flight continue
+// with it). It runs until ctx is cancelled or MaxDuration has passed, then
+// uploads its finished games and returns nil. Workers hold no state: a
+// worker killed at any moment loses only the games it had not uploaded.
+func Work(ctx context.Context, opts WorkerOptions) (sum WorkerSummary, err error) {
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	if opts.ShardGames == 0 {
+		opts.ShardGames = 16
+	}
+	if opts.ShardTime == 0 {
+		opts.ShardTime = 2 * time.Minute
+	}
+	if opts.Poll == 0 {
+		opts.Poll = 10 * time.Second
+	}
+	if opts.ShardGames < 1 || opts.ShardTime < 0 || opts.Poll < 10*time.Millisecond || opts.MaxDuration < 0 {
+		return sum, fmt.Errorf("train: worker: bad options: %d games per shard, shard time %v, poll %v, max duration %v",
+			opts.ShardGames, opts.ShardTime, opts.Poll, opts.MaxDuration)
+	}
+	if opts.Seed == 0 {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return sum, fmt.Errorf("train: worker seed: %w", err)
+		}
+		opts.Seed = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	if opts.MaxDuration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.MaxDuration)
+		defer cancel()
+	}
+	w := &worker{opts: opts, name: fmt.Sprintf("%016x", opts.Seed),
+		log: slog.New(slog.NewTextHandler(opts.Stderr, nil))}
+	sum.Name, sum.Seed = w.name, opts.Seed
+	st, err := runstore.Open(ctx, opts.Store)
+	if err != nil {
+		return sum, fmt.Errorf("train: worker: %w", err)
+	}
+	defer st.Close()
+	w.store = st
+	start := time.Now()
+	err = w.run(ctx)
+	sum.Games, sum.Shards, sum.Networks, sum.Positions, sum.Elapsed = w.games, w.shards, w.networks, w.positions, time.Since(start)
+	sum.Stopped = "stopped"
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		sum.Stopped = fmt.Sprintf("reached the time limit (%v)", opts.MaxDuration)
+	}
+	return sum, err
+}
+
+// worker is one invocation of Work.
+type worker struct {
+	opts  WorkerOptions
+	name  string
+	log   *slog.Logger
+	store *runstore.Store
+
+	cfg  Config
+	game env.Game
+
+	// The shard being filled: its games, the time of its first game, and
+	// its key once an upload was tried (a retry reuses it).
+	shard     data.ShardBuilder
+	first     time.Time
+	key       string
+	seq       int64
+	games     int
+	positions int64
+	shards    int
+	networks  int
+}
+
+func (w *worker) run(ctx context.Context) error {
+	w.log.Info("worker starting", "name", w.name, "seed", w.opts.Seed, "store", w.store.URL())
+	text, err := w.waitFor(ctx, "the run's configuration", func() ([]byte, error) { return w.store.Get(ctx, runstore.ConfigKey) })
+	if err != nil || text == nil {
+		return err
+	}
+	if w.cfg, err = ParseConfig(w.store.URL()+"/"+runstore.ConfigKey, text); err != nil {
+		return fmt.Errorf("train: worker: %w", err)
+	}
+	if w.game, err = games.New(w.cfg.Game); err != nil {
+		return fmt.Errorf("train: worker: %w", err)
+	}
+	var cur runstore.Network
+	if _, err := w.waitFor(ctx, "the trainer's first network", func() ([]byte, error) {
+		cur, err = w.store.CurrentNetwork(ctx)
+		return nil, err
+	}); err != nil || cur.Key == "" {
+		return err
+	}
+	gen, err := selfplay.NewGenerator(w.game, w.cfg.SelfPlay, selfplay.Options{
+		Search: w.cfg.Search, Seed: w.opts.Seed, Worker: int(w.opts.Seed & 0x7fffffff),
+	})
+	if err != nil {
+		return fmt.Errorf("train: worker: %w", err)
+	}
+	for {
+		net, err := w.load(ctx, cur)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return err
+		}
+		next, err := w.play(ctx, gen, net, cur.Step)
+		net.Close()
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		cur = next
+	}
+	// Stopping: the finished games go to the store before the worker exits.
+	uctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := w.flush(uctx); err != nil {
+		return err
+	}
+	w.log.Info("worker stopped", "name", w.name, "games", w.games, "shards", w.shards, "networks", w.networks,
+		"unfinished_games", gen.InFlight())
+	return nil
+}
+
+// waitFor calls get every poll until it stops failing with ErrNotExist;
+// it returns nil, nil if ctx ends first.
+func (w *worker) waitFor(ctx context.Context, what string, get func() ([]byte, error)) ([]byte, error) {
+	said := false
+	for {
+		b, err := get()
+		if err == nil {
+			return b, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil
+		}
+		if !errors.Is(err, runstore.ErrNotExist) {
+			return nil, fmt.Errorf("train: worker: %w", err)
+		}
+		if !said {
+			w.log.Info("waiting for "+what, "store", w.store.URL(), "poll", w.opts.Poll)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil
+		case <-time.After(w.opts.Poll):
+		}
+	}
+}
+
+// load downloads a published network, checks it and loads it.
+func (w *worker) load(ctx context.Context, n runstore.Network) (*torch.Net, error) {
+	b, err := w.store.ReadNetwork(ctx, n)
+	if err != nil {
+		return nil, fmt.Errorf("train: worker: %w", err)
+	}
+	mcfg := w.cfg.Model.WithDefaults()
+	mcfg.Threads = w.cfg.Threads
+	ck, err := torch.LoadFrom(n.Key, bytes.NewReader(b), int64(len(b)), torch.Expect{
+		Game: w.game.Name(), EncodingVersion: w.game.EncodingVersion(), Shape: ShapeOf(w.game), Config: &mcfg,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("train: worker: network %s: %w", n.Key, err)
+	}
+	if ck.Step != n.Step {
+		ck.Net.Close()
+		return nil, fmt.Errorf("train: worker: network %s holds step %d, published as step %d", n.Key, ck.Step, n.Step)
+	}
+	w.networks++
+	w.log.Info("playing with network", "step", n.Step, "published", n.Time)
+	return ck.Net, nil
+}
+
+// play plays games with net (of training step step) until ctx ends or a
+// newer network is published, which it returns.
+func (w *worker) play(ctx context.Context, gen *selfplay.Generator, net *torch.Net, step int64) (runstore.Network, error) {
+	eff, stage := w.cfg.StageAt(step)
+	partners, err := SparringPartners(w.game, eff.SelfPlay)
+	if err != nil {
+		return runstore.Network{}, err
+	}
+	if err := gen.SetSparring(eff.SelfPlay.SparringAgent, eff.SelfPlay.SparringFraction, partners); err != nil {
+		return runstore.Network{}, fmt.Errorf("train: worker: stage %s: %w", stage, err)
+	}
+	eval, closeEval, err := NewSelfPlayEvaluator(net, w.game, eff)
+	if err != nil {
+		return runstore.Network{}, err
+	}
+	defer closeEval()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var next runstore.Network
+	watched := make(chan error, 1)
+	go func() {
+		watched <- w.watch(runCtx, step, &next, cancel)
+	}()
+	sink := func(index int64, rec *data.Record) error {
+		if err := w.shard.Add(rec); err != nil {
+			return fmt.Errorf("train: worker: game %d: %w", index, err)
+		}
+		if w.shard.Len() == 1 {
+			w.first = time.Now()
+		}
+		if w.shard.Len() >= w.opts.ShardGames || time.Since(w.first) >= w.opts.ShardTime {
+			return w.flush(ctx)
+		}
+		return nil
+	}
+	// No limit: the run ends when runCtx does.
+	_, runErr := gen.Run(runCtx, eval, step, selfplay.Stop{Moves: math.MaxInt64}, sink)
+	cancel()
+	watchErr := <-watched
+	if runErr != nil && runCtx.Err() == nil {
+		return runstore.Network{}, runErr
+	}
+	if watchErr != nil {
+		return runstore.Network{}, watchErr
+	}
+	if next.Key != "" {
+		// The games of the old network go up before those of the new one.
+		if err := w.flush(ctx); err != nil && ctx.Err() == nil {
+			return runstore.Network{}, err
+		}
+	}
+	return next, nil
+}
+
+// watch polls the store until a network newer than step is published; it
+// then stores it in next and calls found. Errors reading the store are
+// logged and retried (the store may be briefly unreachable); a bad
+// published network is an error.
+func (w *worker) watch(ctx context.Context, step int64, next *runstore.Network, found func()) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(w.opts.Poll):
+		}
+		n, err := w.store.CurrentNetwork(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			w.log.Warn("checking for a new network", "err", err)
+			continue
+		}
+		if n.Step != step {
+			*next = n
+			found()
+			return nil
+		}
+	}
+}
+
+// flush uploads the finished games not yet in the store as one shard. A
+// failed upload keeps them for the next try, under the same key; after
+// 8 shards' worth of games the worker gives up with an error.
+func (w *worker) flush(ctx context.Context) error {
+	n := w.shard.Len()
+	if n == 0 {
+		return nil
+	}
+	if w.key == "" {
+		key, err := runstore.ShardKey(time.Now(), w.name, w.seq)
+		if err != nil {
+			return err
+		}
+		w.key = key
+	}
+	var r io.Reader = bytes.NewReader(w.shard.Bytes())
+	if w.opts.KillAfterBytes > 0 {
+		r = &killingReader{r: r, left: w.opts.KillAfterBytes}
+	}
+	if err := w.store.PutShard(ctx, w.key, r); err != nil {
+		if n >= 8*w.opts.ShardGames {
+			return fmt.Errorf("train: worker: %d finished games could not be uploaded: %w", n, err)
+		}
+		w.log.Warn("upload failed; keeping the games for the next try", "games", n, "key", w.key, "err", err)
+		return nil
+	}
+	w.log.Info("uploaded", "key", w.key, "games", n, "positions", w.shard.Info().FullMoves)
+	w.games += n
+	w.positions += w.shard.Info().Moves
+	w.shards++
+	w.seq++
+	w.key = ""
+	w.shard.Reset()
+	return nil
+}
+
+// killingReader kills the process once left bytes have been read: a crash
+// in the middle of an upload, for tests.
+type killingReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (k *killingReader) Read(p []byte) (int, error) {
+	if k.left <= 0 {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal arrives
+	}
+	if int64(len(p)) > k.left {
+		p = p[:k.left]
+	}
+	n, err := k.r.Read(p)
+	k.left -= int64(n)
+	return n, err
+}
