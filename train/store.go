@@ -268,7 +268,7 @@ func (t *trainer) ingest(ctx context.Context, key string, is *ingestStats) error
 // selfPlayStats turns an ingestion into the self-play statistics of the
 // iteration's report.
 func (is ingestStats) selfPlayStats() selfplay.Stats {
-	return selfplay.Stats{Games: is.games, Positions: is.positions, Elapsed: is.elapsed}
+	return selfplay.Stats{Games: is.games, Positions: is.positions, Searches: is.positions, Elapsed: is.elapsed}
 }
 
 // describe is the ingestion's part of the iteration line.
