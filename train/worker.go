@@ -187,6 +187,7 @@ func (w *worker) run(ctx context.Context) error {
 			break
 		}
 		cur = next
+		w.reloadConfig(ctx)
 	}
 	// Stopping: the finished games go to the store before the worker exits.
 	uctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -197,6 +198,29 @@ func (w *worker) run(ctx context.Context) error {
 	w.log.Info("worker stopped", "name", w.name, "games", w.games, "shards", w.shards, "networks", w.networks,
 		"unfinished_games", gen.InFlight())
 	return nil
+}
+
+// reloadConfig takes up the run's configuration again when a new network
+// is published: a trainer resumed with adjusted settings rewrites it, and
+// the recipe's stages, batching and the evaluation cache take effect with
+// the next network (the search and the number of games in flight stay). A
+// configuration that cannot be read, or that changes the game or the
+// network, is ignored with a warning: the worker keeps the one it has.
+func (w *worker) reloadConfig(ctx context.Context) {
+	text, err := w.store.Get(ctx, runstore.ConfigKey)
+	if err != nil {
+		w.log.Warn("re-reading the run's configuration", "err", err)
+		return
+	}
+	cfg, err := ParseConfig(w.store.URL()+"/"+runstore.ConfigKey, text)
+	if err == nil && (cfg.Game != w.cfg.Game || cfg.Model.WithDefaults() != w.cfg.Model.WithDefaults()) {
+		err = errors.New("it changes the game or the network")
+	}
+	if err != nil {
+		w.log.Warn("keeping the run's previous configuration", "err", err)
+		return
+	}
+	w.cfg = cfg
 }
 
 // waitFor calls get every poll until it stops failing with ErrNotExist;
