@@ -45,8 +45,9 @@ type WorkerOptions struct {
 	// Stderr receives the worker's log lines; nil discards them.
 	Stderr io.Writer
 	// KillAfterBytes is for crash tests: when positive, the worker kills
-	// its own process with SIGKILL after that many bytes of its first
-	// shard have gone to the store, in the middle of the upload.
+	// its own process with SIGKILL once that many bytes of shards in all
+	// have gone to the store, in the middle of the upload that crosses
+	// the mark.
 	KillAfterBytes int64
 }
 
@@ -135,10 +136,13 @@ type worker struct {
 
 	// The shard being filled: its games, the time of its first game, and
 	// its key once an upload was tried (a retry reuses it).
-	shard     data.ShardBuilder
-	first     time.Time
-	key       string
-	seq       int64
+	shard data.ShardBuilder
+	first time.Time
+	key   string
+	seq   int64
+	// kill counts the bytes uploaded towards KillAfterBytes.
+	kill *killingReader
+
 	games     int
 	positions int64
 	shards    int
@@ -371,7 +375,11 @@ func (w *worker) flush(ctx context.Context) error {
 	}
 	var r io.Reader = bytes.NewReader(w.shard.Bytes())
 	if w.opts.KillAfterBytes > 0 {
-		r = &killingReader{r: r, left: w.opts.KillAfterBytes}
+		if w.kill == nil {
+			w.kill = &killingReader{left: w.opts.KillAfterBytes}
+		}
+		w.kill.r = r
+		r = w.kill
 	}
 	if err := w.store.PutShard(ctx, w.key, r); err != nil {
 		if n >= 8*w.opts.ShardGames {
@@ -390,8 +398,9 @@ func (w *worker) flush(ctx context.Context) error {
 	return nil
 }
 
-// killingReader kills the process once left bytes have been read: a crash
-// in the middle of an upload, for tests.
+// killingReader kills the process once left bytes have been read through
+// it (over successive readers r): a crash in the middle of an upload, for
+// tests.
 type killingReader struct {
 	r    io.Reader
 	left int64

@@ -163,7 +163,10 @@ func storeGames(t *testing.T, st *runstore.Store) (perWorker map[string]int, ste
 	return perWorker, steps, seeds
 }
 
-var resumedAt = regexp.MustCompile(`train: resuming \S+ at step (\d+)`)
+var (
+	resumedAt   = regexp.MustCompile(`train: resuming \S+ at step (\d+)`)
+	uploadedKey = regexp.MustCompile(`msg=uploaded key=(\S+)`)
+)
 
 // TestDistributed runs a store trainer and self-play worker processes
 // against an S3 server in the test process and against a file store: games
@@ -222,7 +225,7 @@ func TestDistributed(t *testing.T) {
 
 			// A worker killed in the middle of its first upload: nothing of
 			// it is visible.
-			crash := startZerokit(t, "crashing worker", append(env, killMidShardEnv+"=300"), workerArgs("1003")...)
+			crash := startZerokit(t, "crashing worker", append(env, killMidShardEnv+"=3000"), workerArgs("1003")...)
 			<-crash.done
 			if ws, ok := crash.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 				t.Fatalf("the crashing worker ended with %v, want SIGKILL", crash.exit)
@@ -234,9 +237,27 @@ func TestDistributed(t *testing.T) {
 			if err := w2.signal(t, syscall.SIGKILL); err == nil {
 				t.Fatal("worker 2 survived SIGKILL")
 			}
-			perWorker, _, _ := storeGames(t, st) // fails on a partial or duplicated shard
-			if n := perWorker[fmt.Sprintf("%016x", 1003)]; n != 0 {
-				t.Fatalf("the worker killed mid-upload has %d games in the store", n)
+			// Its shards in the store are exactly those it finished
+			// uploading; storeGames fails on a partial or duplicated shard.
+			storeGames(t, st)
+			crashName := fmt.Sprintf("%016x", 1003)
+			logged := map[string]bool{}
+			for _, m := range uploadedKey.FindAllStringSubmatch(crash.stderr(), -1) {
+				logged[m[1]] = true
+			}
+			keys, err := st.Shards(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range keys {
+				if w, _, _ := runstore.ParseShardKey(k); w == crashName && !logged[k] {
+					t.Fatalf("%s is in the store but the worker killed mid-upload never finished uploading it", k)
+				} else if w == crashName {
+					delete(logged, k)
+				}
+			}
+			if len(logged) > 0 {
+				t.Fatalf("shards the crashed worker uploaded are missing: %v", logged)
 			}
 
 			// The trainer killed outright resumes from the store on an empty
