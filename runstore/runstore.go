@@ -15,13 +15,14 @@
 //	network/current.json            the published network: {"step", "key",
 //	                                "sha256", "size", "time"}
 //	network/step-000000001000.ckpt  published networks (weights only)
-//	games/<hour>/<time>-<worker>-<seq>.zk
+//	games/<hour>/<minute>/<time>-<worker>-<seq>.zk
 //	                                game shards (package data's format);
-//	                                hour is the upload's UTC hour
-//	                                (2006-01-02T15) and time its UnixNano
-//	                                (19 digits), so keys sort by upload
-//	                                time and a reader that polls lists
-//	                                only the last hours (ShardsSince)
+//	                                hour and minute are the upload's UTC
+//	                                hour (2006-01-02T15) and minute (04)
+//	                                and time its UnixNano (19 digits), so
+//	                                keys sort by upload time and a reader
+//	                                that polls lists only the last minutes
+//	                                (ShardsSince)
 //	checkpoints/step-N.ckpt         the trainer's checkpoints (with
 //	checkpoints/step-N.state.json   optimizer state) and their state, and
 //	checkpoints/latest.json         {"step": N}: the newest complete one
@@ -91,7 +92,7 @@ const (
 var ErrNotExist = fs.ErrNotExist
 
 var (
-	shardKey      = regexp.MustCompile(`^games/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}/([0-9]{19})-([0-9a-z]{1,32})-([0-9]{6,12})\.zk$`)
+	shardKey      = regexp.MustCompile(`^games/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}/[0-9]{2}/([0-9]{19})-([0-9a-z]{1,32})-([0-9]{6,12})\.zk$`)
 	workerName    = regexp.MustCompile(`^[0-9a-z]{1,32}$`)
 	networkKey    = regexp.MustCompile(`^network/step-([0-9]{12})\.ckpt$`)
 	checkpointKey = regexp.MustCompile(`^checkpoints/step-([0-9]{12})\.(ckpt|state\.json)$`)
@@ -453,8 +454,9 @@ func (s *Store) ReadNetwork(ctx context.Context, n Network) ([]byte, error) {
 	return b, nil
 }
 
-// hourLayout names the hourly folders of the game shards.
-const hourLayout = "2006-01-02T15"
+// minuteLayout names the folders of the game shards: one per hour, one per
+// minute in it.
+const minuteLayout = "2006-01-02T15/04"
 
 // ShardKey is the key of a game shard uploaded at t by worker (lower-case
 // letters and digits, at most 32) as its seq-th shard. Names sort by
@@ -466,7 +468,7 @@ func ShardKey(t time.Time, worker string, seq int64) (string, error) {
 	if seq < 0 {
 		return "", fmt.Errorf("runstore: shard number %d is negative", seq)
 	}
-	return fmt.Sprintf("%s%s/%019d-%s-%06d.zk", GamesPrefix, t.UTC().Format(hourLayout), t.UnixNano(), worker, seq), nil
+	return fmt.Sprintf("%s%s/%019d-%s-%06d.zk", GamesPrefix, t.UTC().Format(minuteLayout), t.UnixNano(), worker, seq), nil
 }
 
 // ParseShardKey returns the worker and sequence number of a shard key; ok
@@ -506,13 +508,17 @@ func (s *Store) Shards(ctx context.Context) ([]string, error) {
 }
 
 // ShardsSince returns the keys of the game shards uploaded (by the
-// uploader's clock) since the hour of since, oldest first: one listing per
-// hour up to the next hour from now, whatever the number of older shards.
+// uploader's clock) since the minute of since, oldest first: one listing
+// per minute up to the next minute from now, whatever the number of older
+// shards (at most 24 hours back).
 func (s *Store) ShardsSince(ctx context.Context, since time.Time) ([]string, error) {
-	end := time.Now().UTC().Add(time.Hour)
+	end := time.Now().UTC().Add(time.Minute)
+	if start := end.Add(-24 * time.Hour); since.Before(start) {
+		since = start
+	}
 	var keys []string
-	for h := since.UTC().Truncate(time.Hour); !h.After(end); h = h.Add(time.Hour) {
-		k, err := s.shards(ctx, GamesPrefix+h.Format(hourLayout)+"/")
+	for m := since.UTC().Truncate(time.Minute); !m.After(end); m = m.Add(time.Minute) {
+		k, err := s.shards(ctx, GamesPrefix+m.Format(minuteLayout)+"/")
 		if err != nil {
 			return nil, err
 		}

@@ -289,17 +289,17 @@ func TestShardsSince(t *testing.T) {
 				t.Fatal(err)
 			}
 			now := time.Now()
-			old, _ := runstore.ShardKey(now.Add(-5*time.Hour), "w", 0)
-			recent, _ := runstore.ShardKey(now.Add(-time.Hour), "w", 1)
+			old, _ := runstore.ShardKey(now.Add(-5*time.Minute), "w", 0)
+			recent, _ := runstore.ShardKey(now.Add(-time.Minute), "w", 1)
 			fresh, _ := runstore.ShardKey(now, "w", 2)
 			for _, k := range []string{fresh, old, recent} {
 				if err := s.PutShard(ctx, k, bytes.NewReader(b.Bytes())); err != nil {
 					t.Fatal(err)
 				}
 			}
-			got, err := s.ShardsSince(ctx, now.Add(-2*time.Hour))
+			got, err := s.ShardsSince(ctx, now.Add(-2*time.Minute))
 			if err != nil || strings.Join(got, " ") != recent+" "+fresh {
-				t.Fatalf("ShardsSince(2h ago) = %q, %v; want [%s %s]", got, err, recent, fresh)
+				t.Fatalf("ShardsSince(2 minutes ago) = %q, %v; want [%s %s]", got, err, recent, fresh)
 			}
 			all, err := s.Shards(ctx)
 			if err != nil || strings.Join(all, " ") != old+" "+recent+" "+fresh {

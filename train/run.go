@@ -212,8 +212,9 @@ type trainer struct {
 	// ingested holds the store's shards already in the buffer.
 	remote   *runstore.Store
 	ingested map[string]bool
-	// fullListing is when the store's shards were last listed in full.
-	fullListing time.Time
+	// sweep is when the store's last hours of shards were last listed,
+	// lastIngest when the latest ingestion of games ended.
+	sweep, lastIngest time.Time
 
 	game    env.Game
 	shape   torch.Shape
@@ -354,7 +355,7 @@ func (t *trainer) setup(ctx context.Context) error {
 			srcName, bs.TotalPositions, t.state.PositionsTrained)
 	}
 	if t.remote != nil {
-		t.fullListing = time.Now()
+		t.sweep = time.Now()
 		t.ingested = make(map[string]bool, len(ls.Names))
 		for _, name := range ls.Names {
 			t.ingested[name] = true

@@ -140,11 +140,13 @@ func (t *trainer) pushAgent(ctx context.Context, dir string) error {
 	return nil
 }
 
-// A store trainer lists the last recentHours of game shards every
-// train.poll, and all of them every fullListingEvery.
+// A store trainer lists the game shards of the last recentMinutes every
+// train.poll, and those of the last sweepHours every sweepEvery (a late
+// upload, a worker whose clock is off); all of them only when it starts.
 const (
-	recentHours      = 3 * time.Hour
-	fullListingEvery = 10 * time.Minute
+	recentMinutes = 3 * time.Minute
+	sweepHours    = 3 * time.Hour
+	sweepEvery    = 10 * time.Minute
 )
 
 // ingestStats summarises one wait for games from the store.
@@ -165,20 +167,22 @@ type ingestStats struct {
 // train.poll and saying in the log and on stderr when it waits.
 func (t *trainer) ingestPhase(ctx context.Context) (ingestStats, error) {
 	is := ingestStats{workers: map[string]int{}}
-	start := time.Now()
+	// Rates are over the whole iteration: since the previous ingestion
+	// ended (the training phase in between included).
+	start := t.lastIngest
+	if start.IsZero() {
+		start = time.Now()
+	}
 	waiting := false
 	for {
-		// The last hours' listings find new shards at a cost that does not
-		// grow with the run; a full listing now and then catches a worker
-		// whose clock is hours off.
-		var keys []string
-		var err error
-		if time.Since(t.fullListing) > fullListingEvery {
-			keys, err = t.remote.Shards(ctx)
-			t.fullListing = time.Now()
-		} else {
-			keys, err = t.remote.ShardsSince(ctx, time.Now().Add(-recentHours))
+		// Listing the last minutes finds new shards at a cost that does
+		// not grow with the run.
+		since := time.Now().Add(-recentMinutes)
+		if time.Since(t.sweep) > sweepEvery {
+			since = time.Now().Add(-sweepHours)
+			t.sweep = time.Now()
 		}
+		keys, err := t.remote.ShardsSince(ctx, since)
 		if err != nil {
 			if t.stopReason(ctx) != "" {
 				break
@@ -217,7 +221,8 @@ func (t *trainer) ingestPhase(ctx context.Context) (ingestStats, error) {
 		cancel()
 		is.waited += time.Since(wait)
 	}
-	is.elapsed = time.Since(start)
+	t.lastIngest = time.Now()
+	is.elapsed = t.lastIngest.Sub(start)
 	if is.games > 0 {
 		t.state.Iteration++
 		t.iterations++

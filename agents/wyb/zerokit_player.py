@@ -204,37 +204,28 @@ def load_config(module_file=__file__):
                                      % (src, value))
     out['address'] = value
 
-    value, src, _ = pick('ZEROKIT_TIMEOUT', 'timeout')
-    if value is None:
-        value = DEFAULT_TIMEOUT
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        value = float(value)
-        if value < 0 or value != value:
-            raise ValueError
-    except (TypeError, ValueError):
-        raise ZerokitConfigError('%s: want a number of seconds >= 0, got %r'
-                                 % (src, value))
-    out['timeout'] = value or None
-
-    for key, env, default in (('cpu_limit', 'ZEROKIT_CPU_LIMIT',
-                               DEFAULT_CPU_LIMIT),
-                              ('memory_limit', 'ZEROKIT_MEMORY_LIMIT',
-                               DEFAULT_MEMORY_LIMIT)):
+    def number(env, key, default, want):
+        """The setting env/key as a number >= 0, default when unset."""
         value, src, _ = pick(env, key)
         if value is None:
-            value = default
+            return default
         try:
             if isinstance(value, bool):
                 raise ValueError
-            value = float(value)
-            if value < 0 or value != value:
+            number = float(value)
+            if number < 0 or number != number:
                 raise ValueError
         except (TypeError, ValueError):
-            raise ZerokitConfigError('%s: want a number >= 0 (0: no limit), '
-                                     'got %r' % (src, value))
-        out[key] = value
+            raise ZerokitConfigError('%s: want %s, got %r' % (src, want, value))
+        return number
+
+    out['timeout'] = number('ZEROKIT_TIMEOUT', 'timeout', DEFAULT_TIMEOUT,
+                            'a number of seconds >= 0') or None
+    out['cpu_limit'] = number('ZEROKIT_CPU_LIMIT', 'cpu_limit',
+                              DEFAULT_CPU_LIMIT, 'a number >= 0 (0: no limit)')
+    out['memory_limit'] = number('ZEROKIT_MEMORY_LIMIT', 'memory_limit',
+                                 DEFAULT_MEMORY_LIMIT,
+                                 'a number >= 0 (0: no limit)')
 
     value, src, _ = pick('ZEROKIT_USAGE_LOG', 'usage_log')
     if value is not None and (not isinstance(value, str) or not value):
