@@ -66,6 +66,7 @@ import (
 	_ "gocloud.dev/blob/s3blob"
 
 	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/internal/atomicfile"
 )
 
 // Keys of the store's objects (see the package documentation).
@@ -301,32 +302,15 @@ func (s *Store) PutFile(ctx context.Context, key, path string) error {
 	return nil
 }
 
-// GetFile downloads an object to a local file, atomically (a temporary
-// file beside path, renamed when complete).
-func (s *Store) GetFile(ctx context.Context, key, path string) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("runstore: download %s: %w", key, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+// GetFile downloads an object to a local file, atomically (see package
+// internal/atomicfile); a missing object is an error matching ErrNotExist.
+func (s *Store) GetFile(ctx context.Context, key, path string) error {
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		if err := s.bucket.Download(ctx, key, w, nil); err != nil {
+			return s.wrap("download "+key, err)
 		}
-	}()
-	if err := s.bucket.Download(ctx, key, f, nil); err != nil {
-		return s.wrap("download "+key, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("runstore: download %s: %w", key, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("runstore: download %s: %w", key, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("runstore: download %s: %w", key, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // wrap names the action and turns the driver's not-found into ErrNotExist.
