@@ -278,6 +278,13 @@ func (o *Options) check() error {
 	if st, err := os.Stat(o.Referee); err != nil || st.IsDir() {
 		return fmt.Errorf("refbench: referee %s: not a file", o.Referee)
 	}
+	// Each game runs in its own directory: a relative path would name
+	// another file there.
+	abs, err := filepath.Abs(o.Referee)
+	if err != nil {
+		return fmt.Errorf("refbench: referee %s: %w", o.Referee, err)
+	}
+	o.Referee = abs
 	if _, err := os.Stat(filepath.Join(o.Agent, "__init__.py")); err != nil {
 		return fmt.Errorf("refbench: agent %s: not an exported agent directory (no __init__.py; see zerokit export)", o.Agent)
 	}
