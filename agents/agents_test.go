@@ -2,10 +2,12 @@ package agents_test
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/zerokit/zerokit/agent/neural"
@@ -36,6 +38,22 @@ func TestShippedAgents(t *testing.T) {
 			m, err := neural.ReadManifest(dir) // checks the checksum
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The copy in the repository names no path of the machine it
+			// was made on: its adapter runs the agent built into zerokit.
+			conf, err := os.ReadFile(filepath.Join(dir, "zerokit_player.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ac struct {
+				Binary *string `json:"binary"`
+				Agent  string  `json:"agent"`
+			}
+			if err := json.Unmarshal(conf, &ac); err != nil || ac.Binary != nil || ac.Agent != "default" {
+				t.Errorf("zerokit_player.json %s (%v): want the agent spec default and no binary", conf, err)
+			}
+			if readme, err := os.ReadFile(filepath.Join(dir, "README.txt")); err != nil || strings.Contains(string(readme), "net:path=") {
+				t.Errorf("README.txt names a path (%v):\n%s", err, readme)
 			}
 			p := m.Provenance
 			if p == nil || p.Command == "" || p.Steps <= 0 || p.TrainSeconds <= 0 || p.Machine == "" || p.Commit == "" {

@@ -96,7 +96,7 @@ type Buffer struct {
 	head  int
 	seen  int64 // sampleable positions ever added (or found on disk)
 	next  int64 // global index the next game's first position gets
-	added int64 // games ever added
+	added int64 // games ever added (or found on disk)
 }
 
 // storedGame is one game in compact form. Positions are re-derived from the
@@ -303,7 +303,8 @@ type BufferStats struct {
 	// TotalPositions counts the sampleable positions ever added (or found
 	// on disk by Load); the window size is a function of it.
 	TotalPositions int64
-	// TotalGames counts the games added since the buffer was created.
+	// TotalGames counts the games ever added (or found on disk by
+	// LoadFrom).
 	TotalGames int64
 	// Window is the current target window size.
 	Window int64

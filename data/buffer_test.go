@@ -522,11 +522,11 @@ func TestBufferLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Shards != 12 || st.ShardsRead >= st.Shards || st.TotalPositions != total {
-		t.Fatalf("load stats %+v: want 12 shards, fewer read, %d total positions", st, total)
+	if st.Shards != 12 || st.ShardsRead >= st.Shards || st.TotalPositions != total || st.TotalGames != 60 {
+		t.Fatalf("load stats %+v: want 12 shards, fewer read, %d total positions, 60 games", st, total)
 	}
 	ls, ll := live.Stats(), loaded.Stats()
-	if ls.Games != ll.Games || ls.Positions != ll.Positions || ls.TotalPositions != ll.TotalPositions {
+	if ls.Games != ll.Games || ls.Positions != ll.Positions || ls.TotalPositions != ll.TotalPositions || ls.TotalGames != ll.TotalGames {
 		t.Fatalf("loaded %+v, live %+v", ll, ls)
 	}
 	a, b := newBatch(g, 32, true), newBatch(g, 32, true)

@@ -18,6 +18,8 @@ type LoadStats struct {
 	// TotalPositions is the number of sampleable positions in all shards,
 	// which sizes the window.
 	TotalPositions int64
+	// TotalGames is the number of games in all shards.
+	TotalGames int64
 	// Names lists every shard of the source, oldest first (those counted,
 	// not only those read).
 	Names []string
@@ -99,6 +101,7 @@ func (b *Buffer) LoadFrom(ctx context.Context, src ShardSource) (LoadStats, erro
 		if err != nil {
 			return st, fmt.Errorf("data: load: %w", err)
 		}
+		st.TotalGames += int64(info.Records)
 		counts[i] = info.FullMoves
 		if b.cfg.ValueOnlyPositions {
 			counts[i] = info.Moves
@@ -127,6 +130,7 @@ func (b *Buffer) LoadFrom(ctx context.Context, src ShardSource) (LoadStats, erro
 	}
 	b.mu.Lock()
 	b.seen = st.TotalPositions
+	b.added = st.TotalGames
 	b.trimLocked()
 	b.mu.Unlock()
 	return st, nil

@@ -271,7 +271,12 @@ func TestEndToEnd(t *testing.T) {
 		if !sum.Resumed || sum.StartStep != 80 || sum.Step != 100 {
 			t.Fatalf("resumed run: %+v", sum)
 		}
-		after, _ := gamesOnDisk(t, dir, game)
+		after, pending := gamesOnDisk(t, dir, game)
+		// The resumed run counts the first run's games too.
+		cks := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}
+		if st, err := readState(cks.StatePath(100)); err != nil || st.Games != int64(len(after)+len(pending)) {
+			t.Errorf("state at step 100: %+v, %v; want %d games", st, err, len(after)+len(pending))
+		}
 		set := unique(t, after)
 		for _, s := range before {
 			if !set[s] {

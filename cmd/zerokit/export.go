@@ -18,12 +18,13 @@ import (
 	"github.com/zerokit/zerokit/rundir"
 )
 
-const exportUsage = `usage: zerokit export [-checkpoint FILE_OR_RUN] -out DIR [flags]
+const exportUsage = `usage: zerokit export [-checkpoint FILE_OR_DIR] -out DIR [flags]
 
 Writes a self-contained agent directory DIR from a checkpoint (or from a
-training run directory's latest checkpoint; without -checkpoint, from the
-trained Watch Your Back! agent that ships with zerokit, keeping its search
-settings and provenance unless flags change them): the network without optimizer
+training run directory's latest checkpoint; from an exported agent
+directory, e.g. a run's agent/, keeping its name, source, provenance and
+search settings unless flags change them; without -checkpoint, likewise from
+the trained Watch Your Back! agent that ships with zerokit): the network without optimizer
 state, agent.json (game, encoding version, architecture, search settings,
 source checkpoint, step, seed, creation time), the Python adapter for the
 course referee (zerokit_player.py, zerokit_player.json, __init__.py) and a
@@ -48,7 +49,7 @@ const defaultExportMaxNodes = 200_000
 func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	def := neural.DefaultSettings()
 	fs := newFlagSet("export", exportUsage, stderr)
-	checkpoint := fs.String("checkpoint", "", "checkpoint `file`, or a training run directory (its latest checkpoint)")
+	checkpoint := fs.String("checkpoint", "", "checkpoint `file`, a training run directory (its latest checkpoint) or an exported agent directory")
 	out := fs.String("out", "", "agent `directory` to create")
 	force := fs.Bool("force", false, "replace DIR if it exists")
 	nameFlag := fs.String("name", "", "agent name for reports (default <game>-step<step>, or the shipped agent's)")
@@ -67,6 +68,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	materialScale := fs.Float64("material-scale", 0, "material lead worth tanh(1) of the material term (0: the default, 2)")
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
 	cache := fs.String("cache", "", "`directory` the shipped agent is unpacked into (default: the user's cache directory)")
+	specFlag := fs.String("spec", "", "agent `spec` the adapter runs and the README names, e.g. default (the agent built into zerokit) for a copy that names no path of this machine; the adapter then finds zerokit next to itself or on PATH unless -binary is given (default: net:path=DIR)")
 	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -82,26 +84,42 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	var ckpt string
 	var prov *neural.Provenance
+	var source *neural.Source
 	var err error
-	if *checkpoint == "" {
-		// The shipped agent, with its settings but those the flags set.
-		var m neural.Manifest
-		if ckpt, m, err = shippedWeights("wyb", *cache); err != nil {
-			return err
-		}
-		prov = m.Provenance
+	// from re-exports an agent: its weights, name, source, provenance and
+	// search settings but those the flags set.
+	from := func(weights string, m neural.Manifest) {
+		ckpt, prov = weights, m.Provenance
+		src := m.Source
+		source = &src
 		if *nameFlag == "" {
 			*nameFlag = m.Name
 		}
 		search = overrideSettings(fs, m.Search, search)
-	} else if ckpt, err = checkpointFile(*checkpoint); err != nil {
-		return err
+	}
+	switch {
+	case *checkpoint == "":
+		weights, m, err := shippedWeights("wyb", *cache)
+		if err != nil {
+			return err
+		}
+		from(weights, m)
+	case rundir.IsAgentDir(*checkpoint):
+		m, err := neural.ReadManifest(*checkpoint) // checks the weights' checksum
+		if err != nil {
+			return fmt.Errorf("-checkpoint: %w", err)
+		}
+		from(filepath.Join(*checkpoint, m.Weights), m)
+	default:
+		if ckpt, err = checkpointFile(*checkpoint); err != nil {
+			return err
+		}
 	}
 	if *gameTime < 0 {
 		return fmt.Errorf("-game-time %v is negative", *gameTime)
 	}
 	bin := *binary
-	if bin == "" {
+	if bin == "" && *specFlag == "" {
 		if bin, err = os.Executable(); err != nil {
 			return fmt.Errorf("finding this program for the adapter (set -binary): %w", err)
 		}
@@ -119,6 +137,8 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Binary:     bin,
 		ServeArgs:  serveArgs,
 		Provenance: prov,
+		Source:     source,
+		Spec:       *specFlag,
 	}
 	m, err := export.Export(opts)
 	if err != nil {
@@ -131,7 +151,10 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	fmt.Fprintf(stdout, "exported %s (game %s, step %d, %d parameters, search %s) to %s\n",
 		m.Name, m.Game, m.Source.Step, m.Parameters, m.Search.Label(), abs)
 	fmt.Fprintf(stdout, "agent spec: %s:path=%s\n", neural.KindName, abs)
-	if *binary == "" && linksLibtorch {
+	if *specFlag != "" {
+		fmt.Fprintf(stdout, "its adapter runs the agent spec %s\n", *specFlag)
+	}
+	if *binary == "" && bin != "" && linksLibtorch {
 		fmt.Fprintln(stdout, "note: the adapter runs this zerokit, which links libtorch (about 170 MB resident): for the course's 100 MB, export with the play-only build (CGO_ENABLED=0 go build -tags nonet) or give -binary one")
 	}
 	if !pythonIdentifier.MatchString(filepath.Base(abs)) {

@@ -112,6 +112,37 @@ func TestExportCommand(t *testing.T) {
 		sm.Provenance.Command != orig.Provenance.Command {
 		t.Errorf("exported shipped agent %+v, want %s with %+v and its provenance", sm, orig.Name, wantSearch)
 	}
+	// From an exported agent directory, with an adapter that names no
+	// path (how a run's agent is copied into agents/): the name, source,
+	// provenance and search are kept.
+	portable := filepath.Join(dir, "portable")
+	stdout, stderr, err = runCmd(t, runExport, "-checkpoint", shippedOut, "-out", portable, "-spec", "default")
+	if err != nil {
+		t.Fatalf("re-export: %v\n%s", err, stderr)
+	}
+	pm, err := neural.ReadManifest(portable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pm.Name != sm.Name || pm.Source != sm.Source || pm.Search != sm.Search || pm.WeightsSHA256 != sm.WeightsSHA256 ||
+		pm.Provenance == nil || pm.Provenance.Command != sm.Provenance.Command {
+		t.Errorf("re-exported manifest %+v, want %+v", pm, sm)
+	}
+	if !strings.Contains(stdout, "its adapter runs the agent spec default") {
+		t.Errorf("output:\n%s", stdout)
+	}
+	conf, err = os.ReadFile(filepath.Join(portable, "zerokit_player.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(portable, "README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(conf), "binary") || !strings.Contains(string(conf), `"agent": "default"`) ||
+		strings.Contains(string(readme), "net:path=") || strings.Contains(string(readme), dir) {
+		t.Errorf("portable copy names a path:\n%s\n%s", conf, readme)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

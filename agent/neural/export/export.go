@@ -63,6 +63,15 @@ type Options struct {
 	Created time.Time
 	// Provenance, if set, is recorded in the manifest.
 	Provenance *neural.Provenance
+	// Source, if set, is recorded as the manifest's source instead of
+	// Checkpoint and its header's step and seed: a re-export of an
+	// exported agent keeps where the weights came from.
+	Source *neural.Source
+	// Spec is the agent spec that the adapter configuration and README
+	// name, e.g. "default" (the agent built into zerokit) for a copy that
+	// must not depend on where it is stored. Empty: net:path=Out, Out
+	// made absolute.
+	Spec string
 }
 
 // Export writes the agent directory described by opts and returns its
@@ -131,6 +140,14 @@ func export(opts Options) (neural.Manifest, error) {
 	if err != nil {
 		return neural.Manifest{}, err
 	}
+	source := neural.Source{Checkpoint: src, Step: h.Step, Seed: h.Seed}
+	if opts.Source != nil {
+		source = *opts.Source
+	}
+	spec := opts.Spec
+	if spec == "" {
+		spec = neural.KindName + ":path=" + out
+	}
 	created := opts.Created
 	if created.IsZero() {
 		created = time.Now()
@@ -145,7 +162,7 @@ func export(opts Options) (neural.Manifest, error) {
 		Shape: net.Shape(), Network: net.Config(), Parameters: net.NumParams(),
 		Weights:    neural.WeightsName,
 		Search:     opts.Search,
-		Source:     neural.Source{Checkpoint: src, Step: h.Step, Seed: h.Seed},
+		Source:     source,
 		Created:    created.UTC().Round(time.Second),
 		Provenance: opts.Provenance,
 	}
@@ -158,7 +175,7 @@ func export(opts Options) (neural.Manifest, error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return neural.Manifest{}, err
 	}
-	if err := writeBundle(tmp, out, binary, opts.ServeArgs, ck, &m, game.Name()); err != nil {
+	if err := writeBundle(tmp, spec, binary, opts.ServeArgs, ck, &m, game.Name()); err != nil {
 		return neural.Manifest{}, err
 	}
 	// Check the result the way users will load it.
@@ -177,8 +194,9 @@ func export(opts Options) (neural.Manifest, error) {
 }
 
 // writeBundle writes every file of the agent into dir, which will be
-// renamed to out; m gets the weights' checksum.
-func writeBundle(dir, out, binary string, serveArgs []string, ck *ckpt.Checkpoint, m *neural.Manifest, gameName string) error {
+// renamed into place; spec is the agent spec the adapter runs, and m gets
+// the weights' checksum.
+func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoint, m *neural.Manifest, gameName string) error {
 	// Without the optimizer state (which ckpt.ReadFile leaves out) the
 	// file is a third of a checkpoint.
 	wpath := filepath.Join(dir, m.Weights)
@@ -209,7 +227,7 @@ func writeBundle(dir, out, binary string, serveArgs []string, ck *ckpt.Checkpoin
 	if err := atomicfile.WriteFile(filepath.Join(dir, AdapterModule), module, 0o644); err != nil {
 		return err
 	}
-	conf, err := adapterConfig(out, binary, serveArgs)
+	conf, err := adapterConfig(spec, binary, serveArgs)
 	if err != nil {
 		return err
 	}
@@ -219,7 +237,7 @@ func writeBundle(dir, out, binary string, serveArgs []string, ck *ckpt.Checkpoin
 	if err := atomicfile.WriteFile(filepath.Join(dir, PackageInit), packageInit(*m), 0o644); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, out, binary, serveArgs, gameName), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, spec, binary, serveArgs, gameName), 0o644)
 }
 
 // syncDir flushes a directory's entries to disk.

@@ -11,14 +11,14 @@ import (
 )
 
 // adapterConfig is zerokit_player.json: the zerokit binary (absent: the
-// adapter looks next to itself, then on PATH), the agent spec naming the
-// agent directory, and extra serve flags.
-func adapterConfig(out, binary string, serveArgs []string) ([]byte, error) {
+// adapter looks next to itself, then on PATH), the agent spec (usually
+// naming the agent directory), and extra serve flags.
+func adapterConfig(spec, binary string, serveArgs []string) ([]byte, error) {
 	conf := struct {
 		Binary string   `json:"binary,omitempty"`
 		Agent  string   `json:"agent"`
 		Args   []string `json:"args"`
-	}{binary, neural.KindName + ":path=" + out, serveArgs}
+	}{binary, spec, serveArgs}
 	if conf.Args == nil {
 		conf.Args = []string{}
 	}
@@ -49,12 +49,11 @@ func pyString(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"""`, `\"\"\"`).Replace(s)
 }
 
-func readme(m neural.Manifest, out, binary string, serveArgs []string, gameName string) []byte {
+func readme(m neural.Manifest, spec, binary string, serveArgs []string, gameName string) []byte {
 	bin := binary
 	if bin == "" {
 		bin = "zerokit"
 	}
-	spec := neural.KindName + ":path=" + out
 	var b strings.Builder
 	title := "zerokit agent " + m.Name
 	fmt.Fprintf(&b, "%s\n%s\n\n", title, strings.Repeat("=", len(title)))
@@ -94,6 +93,13 @@ func readme(m neural.Manifest, out, binary string, serveArgs []string, gameName 
 	for i, a := range serveArgs {
 		args[i] = strconv.Quote(a)
 	}
+	where := `zerokit_player.json holds absolute
+  paths: if you move this directory or the zerokit binary, edit "binary" and
+  the path in "agent" (or export again).`
+	if binary == "" && !strings.HasPrefix(spec, neural.KindName+":path=") {
+		where = `zerokit_player.json names no path:
+  the adapter runs the zerokit next to zerokit_player.py, else on PATH.`
+	}
 	fmt.Fprintf(&b, `With the course referee (referee.py)
   1. Copy this directory next to referee.py under a name that is a valid
      Python module name, e.g. our_agent.
@@ -103,9 +109,7 @@ func readme(m neural.Manifest, out, binary string, serveArgs []string, gameName 
   referee.py and name the module zerokit_player.
 
   Each Player starts "%s serve -agent %s%s"
-  and talks to it over a line protocol. zerokit_player.json holds absolute
-  paths: if you move this directory or the zerokit binary, edit "binary" and
-  the path in "agent" (or export again). Environment variables override it:
+  and talks to it over a line protocol. %s Environment variables override it:
   ZEROKIT_BIN, ZEROKIT_AGENT, ZEROKIT_ARGS (see zerokit_player.py).
 
 Time and memory limits
@@ -122,7 +126,7 @@ Time and memory limits
     %s serve -agent %s -v
   and play a game through it to see, on stderr after each game, the time
   used and the server's peak memory (VmHWM resident, VmPeak virtual).
-`, bin, spec, prefixSpace(strings.Join(serveArgs, " ")), strings.Join(args, ", "), bin, spec)
+`, bin, spec, prefixSpace(strings.Join(serveArgs, " ")), where, strings.Join(args, ", "), bin, spec)
 	return []byte(b.String())
 }
 
