@@ -81,6 +81,14 @@ func NewClock(b Budget, cpu func() time.Duration) *Clock {
 	return &Clock{budget: b, cpu: cpu}
 }
 
+// Spent reports whether a game budget is set and the time charged has
+// reached its allotable part, GameTime*(1-ReserveFraction): every further
+// move then gets PanicTime.
+func (c *Clock) Spent() bool {
+	g := c.budget.GameTime
+	return g > 0 && c.used >= time.Duration(float64(g)*(1-ReserveFraction))
+}
+
 // Used returns the time charged so far.
 func (c *Clock) Used() time.Duration { return c.used }
 

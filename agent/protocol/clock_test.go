@@ -35,6 +35,26 @@ func TestClockAllot(t *testing.T) {
 	}
 }
 
+func TestClockSpent(t *testing.T) {
+	for _, tc := range []struct {
+		b    Budget
+		used time.Duration
+		want bool
+	}{
+		{Budget{}, time.Hour, false},
+		{Budget{MoveTime: time.Second}, time.Hour, false},
+		{Budget{GameTime: 60 * time.Second}, 56 * time.Second, false},
+		{Budget{GameTime: 60 * time.Second}, 57 * time.Second, true}, // 60s*(1-ReserveFraction)
+		{Budget{GameTime: 60 * time.Second}, 59 * time.Second, true},
+	} {
+		c := NewClock(tc.b, nil)
+		c.used = tc.used
+		if got := c.Spent(); got != tc.want {
+			t.Errorf("%+v, used %v: Spent = %v, want %v", tc.b, tc.used, got, tc.want)
+		}
+	}
+}
+
 func TestClockChargesCPU(t *testing.T) {
 	cpu := time.Duration(0)
 	c := NewClock(Budget{GameTime: time.Minute}, func() time.Duration { return cpu })

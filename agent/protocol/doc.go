@@ -65,7 +65,10 @@
 //     moveNumber)/2)) estimates the agent's remaining moves from the game's
 //     length bound (Budget.Horizon, else Game.MaxGameLength, else
 //     DefaultHorizon further actions). Time an agent saves is spread over
-//     later moves; once the budget is spent every move gets PanicTime.
+//     later moves; once the budget is spent every move gets PanicTime, or,
+//     with a fallback agent (Config.NewFallback), the fallback answers
+//     every further move at once, so that a game longer than any horizon
+//     (the course referee has no turn limit) still ends within the limit.
 //
 // Agents must honour the deadline (search agents stop and return their
 // best action so far); the deadline bounds thinking time, it cannot stop an

@@ -52,7 +52,8 @@ type GameStats struct {
 	// Agent is the agent's name and Colour the colour it played.
 	Agent, Colour string
 	// Moves is the number of actions the agent chose, Fallbacks the
-	// number of those the fallback agent chose instead.
+	// number of those the fallback agent chose instead (after a deadline
+	// passed, or because the game budget was spent).
 	Moves, Fallbacks int
 	// Used is the time charged to the game's clock and MaxMove the longest
 	// single action request.
@@ -219,19 +220,32 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 		return "", false, fmt.Errorf("turn counter mismatch: referee says %d, my replica is at turn %d (an update was missed or repeated?)", turns, want)
 	}
 	stop := s.clock.Start()
-	moveCtx := ctx
-	if t := s.clock.Allot(st.MoveNumber(), s.cfg.Game.MaxGameLength()); t > 0 {
-		var cancel context.CancelFunc
-		moveCtx, cancel = context.WithTimeout(ctx, t)
-		defer cancel()
-	}
-	// The agent gets a copy: whatever it does to it, the replica stays
-	// right.
-	a, err := s.agent.Act(moveCtx, st.Clone())
-	if err != nil && s.fallback != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+	var a int
+	var err error
+	if s.fallback != nil && s.clock.Spent() {
+		// The budget is spent but the game goes on (the course referee
+		// has no turn limit): even a short search per move would add up
+		// past the limit over a long game, so the fallback, which
+		// answers at once, plays the rest.
 		s.stats.Fallbacks++
 		if a, err = s.fallback.Act(ctx, st.Clone()); err != nil {
-			err = fmt.Errorf("ran out of time, and the fallback %s failed: %w", s.fallback.Name(), err)
+			err = fmt.Errorf("out of time for the game, and the fallback %s failed: %w", s.fallback.Name(), err)
+		}
+	} else {
+		moveCtx := ctx
+		if t := s.clock.Allot(st.MoveNumber(), s.cfg.Game.MaxGameLength()); t > 0 {
+			var cancel context.CancelFunc
+			moveCtx, cancel = context.WithTimeout(ctx, t)
+			defer cancel()
+		}
+		// The agent gets a copy: whatever it does to it, the replica
+		// stays right.
+		a, err = s.agent.Act(moveCtx, st.Clone())
+		if err != nil && s.fallback != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			s.stats.Fallbacks++
+			if a, err = s.fallback.Act(ctx, st.Clone()); err != nil {
+				err = fmt.Errorf("ran out of time, and the fallback %s failed: %w", s.fallback.Name(), err)
+			}
 		}
 	}
 	d := stop()

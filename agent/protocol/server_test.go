@@ -208,6 +208,18 @@ func TestServeFallback(t *testing.T) {
 	if len(stats) != 1 || stats[0].Fallbacks != 2 || stats[0].Moves != 2 {
 		t.Errorf("stats %+v, want 2 fallback moves", stats)
 	}
+	// Once the game budget is spent (here from the start), the fallback
+	// answers without the agent being asked.
+	seen, stats = nil, nil
+	spent := raceConfig()
+	spent.Budget = Budget{GameTime: time.Nanosecond}
+	spent.NewFallback = newFirst
+	spent.OnGameEnd = cfg.OnGameEnd
+	waiting := func(int) (agent.Agent, error) { return waiter(&seen), nil }
+	match(t, run(t, "init white\naction 0\nupdate 2\naction 2\n", waiting, spent), []string{"ok", "1", "ok", "1"})
+	if len(seen) != 0 || len(stats) != 1 || stats[0].Fallbacks != 2 || stats[0].Moves != 2 {
+		t.Errorf("budget spent: agent asked %d times, stats %+v; want the fallback's 2 moves only", len(seen), stats)
+	}
 	// Without a fallback the timeout is an error.
 	cfg.NewFallback = nil
 	match(t, run(t, "init white\naction 0\n", slow, cfg), []string{"ok", "error agent slow failed to choose an action: search: context deadline exceeded"})
