@@ -46,8 +46,6 @@ func TestRefbenchInReferee(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping a refereed game")
 	}
-	// A relative path, as a user types it: refbench runs each game in a
-	// directory of its own and must resolve it first.
 	referee := filepath.Join("..", "..", "..", "shared", "referee", "referee.py")
 	if _, err := os.Stat(referee); err != nil {
 		t.Skipf("the course referee is not beside the repository (%v)", err)
@@ -61,10 +59,21 @@ func TestRefbenchInReferee(t *testing.T) {
 	if out, err := exec.Command(bin, "export", "-out", agentDir, "-sims", "24", "-move-time", "0").CombinedOutput(); err != nil {
 		t.Fatalf("export: %v\n%s", err, out)
 	}
-	keep := t.TempDir()
-	jsonPath := filepath.Join(keep, "games.json")
-	cmd := exec.Command(bin, "refbench", "-referee", referee, "-agent", agentDir, "-vs", "random", "-games", "1",
-		"-parallel", "1", "-keep", keep, "-json", jsonPath, "-game-timeout", "5m")
+	// Relative paths from another working directory, as a user types them:
+	// the referee's, and -keep's (each game's PYTHONPATH names its directory).
+	work := t.TempDir()
+	absReferee, err := filepath.Abs(referee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relReferee, err := filepath.Rel(work, absReferee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonPath := filepath.Join(work, "games.json")
+	cmd := exec.Command(bin, "refbench", "-referee", relReferee, "-agent", agentDir, "-vs", "random", "-games", "1",
+		"-parallel", "1", "-keep", "games", "-json", "games.json", "-game-timeout", "5m")
+	cmd.Dir = work
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("refbench: %v\n%s", err, out)

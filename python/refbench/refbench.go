@@ -170,6 +170,15 @@ func Run(ctx context.Context, opts Options) ([]Match, error) {
 		return nil, err
 	}
 	dir := opts.Dir
+	if dir != "" {
+		// Each game's referee runs in its own directory with PYTHONPATH
+		// naming it, so a relative directory would name nothing there.
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, fmt.Errorf("refbench: games directory: %w", err)
+		}
+		dir = abs
+	}
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "zerokit-refbench-")
 		if err != nil {
