@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/zerokit/zerokit/python/refbench"
@@ -117,4 +120,36 @@ func buildNonetZerokit(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// TestRefbenchBrokenSetupFails checks that refbench exits with an error,
+// naming the referee's failure, when every game of a match fails before a
+// move (a referee that cannot import a player, say), rather than printing
+// a table of errors as if it were a result.
+func TestRefbenchBrokenSetupFails(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found on PATH")
+	}
+	dir := t.TempDir()
+	referee := filepath.Join(dir, "referee.py")
+	fake := "import sys\nsys.stderr.write(\"Traceback (most recent call last):\\nModuleNotFoundError: No module named 'zkagent'\\n\")\nsys.exit(1)\n"
+	if err := os.WriteFile(referee, []byte(fake), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agentDir := filepath.Join(dir, "agent")
+	if err := os.MkdirAll(agentDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agentDir, "__init__.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := runRefbench(context.Background(), []string{"-referee", referee, "-agent", agentDir, "-binary", "zerokit",
+		"-vs", "random", "-games", "2", "-parallel", "1", "-json", filepath.Join(dir, "games.json")}, nil, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "every game against random failed") || !strings.Contains(err.Error(), "No module named") {
+		t.Fatalf("err = %v; want every game failed, naming the referee's error\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "games.json")); err != nil {
+		t.Errorf("the games were not written: %v", err)
+	}
 }

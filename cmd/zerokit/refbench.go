@@ -122,7 +122,15 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 	}
-	return refbench.WriteText(stdout, matches)
+	if err := refbench.WriteText(stdout, matches); err != nil {
+		return err
+	}
+	for _, m := range matches {
+		if len(m.Games) > 0 && m.Failed == len(m.Games) {
+			return fmt.Errorf("refbench: every game against %s failed (a broken set-up, not a result): %s", m.Opponent, m.Games[0].Reason)
+		}
+	}
+	return nil
 }
 
 // parseOpponent reads a -vs value.
