@@ -170,15 +170,6 @@ func Run(ctx context.Context, opts Options) ([]Match, error) {
 		return nil, err
 	}
 	dir := opts.Dir
-	if dir != "" {
-		// Each game's referee runs in its own directory with PYTHONPATH
-		// naming it, so a relative directory would name nothing there.
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, fmt.Errorf("refbench: games directory: %w", err)
-		}
-		dir = abs
-	}
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "zerokit-refbench-")
 		if err != nil {
@@ -294,6 +285,15 @@ func (o *Options) check() error {
 		return fmt.Errorf("refbench: referee %s: %w", o.Referee, err)
 	}
 	o.Referee = abs
+	if o.Dir != "" {
+		// Likewise the games' directory: each game's PYTHONPATH names
+		// its directory.
+		dir, err := filepath.Abs(o.Dir)
+		if err != nil {
+			return fmt.Errorf("refbench: games directory %s: %w", o.Dir, err)
+		}
+		o.Dir = dir
+	}
 	if _, err := os.Stat(filepath.Join(o.Agent, "__init__.py")); err != nil {
 		return fmt.Errorf("refbench: agent %s: not an exported agent directory (no __init__.py; see zerokit export)", o.Agent)
 	}
