@@ -222,16 +222,12 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 	stop := s.clock.Start()
 	var a int
 	var err error
-	if s.fallback != nil && s.clock.Spent() {
-		// The budget is spent but the game goes on (the course referee
-		// has no turn limit): even a short search per move would add up
-		// past the limit over a long game, so the fallback, which
-		// answers at once, plays the rest.
-		s.stats.Fallbacks++
-		if a, err = s.fallback.Act(ctx, st.Clone()); err != nil {
-			err = fmt.Errorf("out of time for the game, and the fallback %s failed: %w", s.fallback.Name(), err)
-		}
-	} else {
+	// Once the game budget is spent but the game goes on (the course
+	// referee has no turn limit), even a short search per move would add
+	// up past the limit over a long game: the fallback, which answers at
+	// once, plays the rest.
+	spent := s.fallback != nil && s.clock.Spent()
+	if !spent {
 		moveCtx := ctx
 		if t := s.clock.Allot(st.MoveNumber(), s.cfg.Game.MaxGameLength()); t > 0 {
 			var cancel context.CancelFunc
@@ -241,11 +237,15 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 		// The agent gets a copy: whatever it does to it, the replica
 		// stays right.
 		a, err = s.agent.Act(moveCtx, st.Clone())
-		if err != nil && s.fallback != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			s.stats.Fallbacks++
-			if a, err = s.fallback.Act(ctx, st.Clone()); err != nil {
-				err = fmt.Errorf("ran out of time, and the fallback %s failed: %w", s.fallback.Name(), err)
-			}
+	}
+	if spent || (s.fallback != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil) {
+		why := "ran out of time"
+		if spent {
+			why = "out of time for the game"
+		}
+		s.stats.Fallbacks++
+		if a, err = s.fallback.Act(ctx, st.Clone()); err != nil {
+			err = fmt.Errorf("%s, and the fallback %s failed: %w", why, s.fallback.Name(), err)
 		}
 	}
 	d := stop()
