@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/python"
 )
 
 // TestShippedAgents loads every shipped agent from its unpacked directory
@@ -51,6 +53,15 @@ func TestShippedAgents(t *testing.T) {
 			}
 			if err := json.Unmarshal(conf, &ac); err != nil || ac.Binary != nil || ac.Agent != "default" {
 				t.Errorf("zerokit_player.json %s (%v): want the agent spec default and no binary", conf, err)
+			}
+			// Its adapter is the one zerokit embeds (an export copies it):
+			// a change to python/zerokit_player.py calls for a re-export.
+			want, err := python.PlayerModule()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := os.ReadFile(filepath.Join(dir, python.PlayerModuleName)); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s (%v) differs from python/%s: re-export the agent (docs/recipe.md)", python.PlayerModuleName, err, python.PlayerModuleName)
 			}
 			if readme, err := os.ReadFile(filepath.Join(dir, "README.txt")); err != nil || strings.Contains(string(readme), "net:path=") {
 				t.Errorf("README.txt names a path (%v):\n%s", err, readme)
