@@ -16,6 +16,7 @@ import (
 type Agent struct {
 	name     string
 	settings Settings
+	weights  string
 	search   *agent.MCTS
 }
 
@@ -38,7 +39,7 @@ func (n *Network) NewAgent(s Settings, seed uint64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Agent{name: name, settings: s, search: m}, nil
+	return &Agent{name: name, settings: s, weights: n.info.Weights, search: m}, nil
 }
 
 // Factory returns a factory of agents searching with s (validated now).
@@ -54,6 +55,10 @@ func (a *Agent) Name() string { return a.name }
 
 // Settings returns the agent's search settings.
 func (a *Agent) Settings() Settings { return a.settings }
+
+// WeightsFile returns the path of the checkpoint file the agent's network
+// was read from.
+func (a *Agent) WeightsFile() string { return a.weights }
 
 // Act searches s within the simulation budget, the move time and ctx's
 // deadline, whichever ends first, and returns the best move found. It

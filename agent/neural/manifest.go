@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/rundir"
 )
@@ -117,6 +118,55 @@ type Evaluation struct {
 	Command string `json:"command"`
 	// Time is when the match ended.
 	Time time.Time `json:"time"`
+	// AsFirst and AsSecond split the results by the agent's colour (the
+	// first player is White in Watch Your Back!), when the match recorded
+	// them.
+	AsFirst  *Results `json:"as_first,omitempty"`
+	AsSecond *Results `json:"as_second,omitempty"`
+	// Excluded counts games left out of the results (unfinished, or
+	// failed without a winner).
+	Excluded int `json:"excluded,omitempty"`
+	// Resources describes what the agent used per game in a match under
+	// the course's limits (CPU time, peak memory).
+	Resources string `json:"resources,omitempty"`
+}
+
+// Results are an agent's wins, draws and losses.
+type Results struct {
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
+}
+
+// AppendEvaluation adds e to the evaluation table of the exported agent in
+// dir, whose weights must be those that played: weightsSHA256 is the
+// SHA-256 of the weights file the match loaded. The manifest is replaced
+// atomically; an agent without provenance (exported from a checkpoint
+// that had none) is an error.
+func AppendEvaluation(dir, weightsSHA256 string, e Evaluation) error {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return err
+	}
+	if m.WeightsSHA256 != weightsSHA256 {
+		return fmt.Errorf("agent %s holds other weights (SHA-256 %s) than the agent that played (%s): the result is not its",
+			dir, m.WeightsSHA256, weightsSHA256)
+	}
+	if m.Provenance == nil {
+		return fmt.Errorf("agent %s has no provenance in %s to add the evaluation to (it was exported from a checkpoint without one)", dir, ManifestName)
+	}
+	if e.Opponent == "" || e.Command == "" {
+		return errors.New("evaluation: opponent and command are required")
+	}
+	m.Provenance.Evaluations = append(m.Provenance.Evaluations, e)
+	b, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, ManifestName), b, 0o644); err != nil {
+		return fmt.Errorf("agent %s: %w", dir, err)
+	}
+	return nil
 }
 
 // Source identifies the checkpoint an agent was exported from.

@@ -2,6 +2,8 @@ package neural
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -99,4 +101,73 @@ func FuzzDecodeManifest(f *testing.F) {
 			t.Fatalf("round trip changed %s into %s", a, c)
 		}
 	})
+}
+
+func TestAppendEvaluation(t *testing.T) {
+	dir := t.TempDir()
+	weights := []byte("not really a network")
+	if err := os.WriteFile(filepath.Join(dir, WeightsName), weights, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := FileSHA256(filepath.Join(dir, WeightsName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(m Manifest) {
+		t.Helper()
+		b, err := m.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ManifestName), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() Manifest {
+		t.Helper()
+		m, err := ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := validManifest()
+	m.WeightsSHA256 = sum
+	write(m) // no provenance
+	e := Evaluation{Opponent: "random", Wins: 3, Losses: 1, Score: 0.75, Command: "zerokit eval -a x -b random",
+		AsFirst: &Results{Wins: 2}, AsSecond: &Results{Wins: 1, Losses: 1}, Resources: "CPU 1 s"}
+	if err := AppendEvaluation(dir, sum, e); err == nil || !strings.Contains(err.Error(), "no provenance") {
+		t.Errorf("without provenance: %v, want an error saying so", err)
+	}
+	m.Provenance = &Provenance{Steps: 10, Evaluations: []Evaluation{{Opponent: "greedy", Command: "training"}}}
+	write(m)
+	tests := []struct {
+		name, sum string
+		e         Evaluation
+		want      string
+	}{
+		{"other weights", strings.Repeat("cd", 32), e, "other weights"},
+		{"no command", sum, Evaluation{Opponent: "random"}, "command"},
+		{"no opponent", sum, Evaluation{Command: "c"}, "opponent"},
+	}
+	for _, tc := range tests {
+		if err := AppendEvaluation(dir, tc.sum, tc.e); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+	if got := read().Provenance.Evaluations; len(got) != 1 {
+		t.Fatalf("rejected evaluations changed the table: %+v", got)
+	}
+	if err := AppendEvaluation(dir, sum, e); err != nil {
+		t.Fatal(err)
+	}
+	got := read()
+	evals := got.Provenance.Evaluations
+	if len(evals) != 2 || evals[0].Opponent != "greedy" || evals[1].Opponent != "random" ||
+		*evals[1].AsSecond != (Results{Wins: 1, Losses: 1}) || evals[1].Resources != "CPU 1 s" {
+		t.Errorf("evaluations after append: %+v", evals)
+	}
+	if got.Name != m.Name || got.Provenance.Steps != 10 || got.WeightsSHA256 != sum {
+		t.Errorf("append changed the rest of the manifest: %+v", got)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/env"
@@ -56,6 +57,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	maxMoves := fs.Int("max-moves", 0, "end a game as a draw after this many actions (0: the game's own bound)")
 	jsonOut := fs.String("json", "", "also write the result as JSON to `FILE`")
 	recordOut := fs.String("record", "", "write every game's actions to `FILE`, one JSON array per line in game order (wyb: the referee's action form, the input of zerokit replay; other games: action strings)")
+	addTo := fs.String("add-to", "", addToHelp+"; needs -a to be a trained agent (net: or default)")
 	verbose := fs.Bool("v", false, "print every game")
 	quiet := fs.Bool("q", false, "no progress lines on stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -89,6 +91,22 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	b, err := reg.Build(game, *specB)
 	if err != nil {
 		return fmt.Errorf("-b: %w", err)
+	}
+	var target *evalTarget
+	var searchA string
+	if *addTo != "" {
+		ag, err := seeded(a)(0)
+		if err != nil {
+			return fmt.Errorf("-a: %w", err)
+		}
+		na, ok := ag.(*neural.Agent)
+		if !ok {
+			return fmt.Errorf("-add-to: agent A (%s) is not a trained network", *specA)
+		}
+		if target, err = newEvalTarget(*addTo, na.WeightsFile(), "eval", args); err != nil {
+			return err
+		}
+		searchA = fmt.Sprintf("%s (%s), no game budget", na.Settings().Label(), na.Settings().Mode)
 	}
 	cfg := arena.Config{
 		Game: game, Games: *nGames, Workers: *parallel, Seed: *seed,
@@ -133,6 +151,18 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if err := atomicfile.WriteFile(*jsonOut, append(js, '\n'), 0o644); err != nil {
 			return fmt.Errorf("-json: %w", err)
 		}
+	}
+	if target != nil && res.Games() > 0 {
+		e := res.Estimate()
+		if err := target.add(neural.Evaluation{
+			Opponent: b.Spec.String(), Wins: e.Wins, Draws: e.Draws, Losses: e.Losses,
+			Score: e.Score, Low: e.ScoreLo, High: e.ScoreHi, Search: searchA,
+			AsFirst:  results(res.Wins[0], res.Draws[0], res.Losses[0]),
+			AsSecond: results(res.Wins[1], res.Draws[1], res.Losses[1]),
+		}); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "added to the evaluation table of %s\n", *addTo)
 	}
 	if *recordOut != "" {
 		lines, err := arena.GameLines(game, res.Records)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zerokit/zerokit/agent/neural"
 )
 
 // runCmd runs a subcommand in-process and returns its stdout and stderr.
@@ -212,5 +214,80 @@ func TestEvalRecordOtherGame(t *testing.T) {
 		if len(actions) != records[i].Length || actions[0] == "" {
 			t.Errorf("game %d: %d actions %q, the match recorded %d", i, len(actions), actions, records[i].Length)
 		}
+	}
+}
+
+// copyAgent copies the shipped agent name (agents/NAME) into a temporary
+// directory.
+func copyAgent(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "agents", name)
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+func TestEvalAddTo(t *testing.T) {
+	wyb, squatter := copyAgent(t, "wyb"), copyAgent(t, "squatter6")
+	count := func(dir string) int {
+		t.Helper()
+		m, err := neural.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(m.Provenance.Evaluations)
+	}
+	before := count(wyb)
+	bad := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not a network", []string{"-a", "greedy", "-add-to", wyb}, "not a trained network"},
+		{"other weights", []string{"-a", "net:path=" + wyb + ",sims=4", "-add-to", squatter}, "not those that play"},
+		{"not an agent", []string{"-a", "net:path=" + wyb + ",sims=4", "-add-to", t.TempDir()}, "agent.json is missing"},
+	}
+	for _, tc := range bad {
+		args := append([]string{"-b", "random", "-games", "2", "-q"}, tc.args...)
+		if _, _, err := runCmd(t, runEval, args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+	if n := count(wyb); n != before {
+		t.Fatalf("rejected -add-to changed the table: %d evaluations, had %d", n, before)
+	}
+	out, stderr, err := runCmd(t, runEval, "-a", "net:path="+wyb+",sims=4", "-b", "random", "-games", "2", "-q", "-add-to", wyb)
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, stderr)
+	}
+	m, err := neural.ReadManifest(wyb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evals := m.Provenance.Evaluations
+	if len(evals) != before+1 {
+		t.Fatalf("%d evaluations after -add-to, want %d\n%s", len(evals), before+1, out)
+	}
+	e := evals[len(evals)-1]
+	first, second := *e.AsFirst, *e.AsSecond
+	if e.Opponent != "random" || e.Wins+e.Draws+e.Losses != 2 || first.Wins+first.Draws+first.Losses != 1 ||
+		second.Wins+second.Draws+second.Losses != 1 || e.Wins != first.Wins+second.Wins ||
+		!strings.HasPrefix(e.Search, "sims4") || !strings.Contains(e.Command, "zerokit eval -a net:path=") || e.Time.IsZero() {
+		t.Errorf("added evaluation %+v", e)
 	}
 }

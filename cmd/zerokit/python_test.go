@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/python/refbench"
 )
 
@@ -75,7 +76,7 @@ func TestRefbenchInReferee(t *testing.T) {
 	}
 	jsonPath := filepath.Join(work, "games.json")
 	cmd := exec.Command(bin, "refbench", "-referee", relReferee, "-agent", agentDir, "-vs", "random", "-games", "1",
-		"-parallel", "1", "-keep", "games", "-json", "games.json", "-game-timeout", "5m")
+		"-parallel", "1", "-keep", "games", "-json", "games.json", "-game-timeout", "5m", "-add-to", agentDir)
 	cmd.Dir = work
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -98,6 +99,19 @@ func TestRefbenchInReferee(t *testing.T) {
 	}
 	if !(g.AgentCPU > 0 && g.AgentCPU <= 60) || !(g.AgentPeakMB > 1 && g.AgentPeakMB <= 100) || g.AgentOverLimit != "" {
 		t.Fatalf("agent used %.2f s CPU and %.1f MB (over limit: %q): want within 60 s and 100 MB", g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit)
+	}
+	// -add-to put the result in the agent's evaluation table.
+	m, err := neural.ReadManifest(agentDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evals := m.Provenance.Evaluations
+	last := evals[len(evals)-1]
+	wins := map[refbench.Outcome]int{refbench.Win: 1}[g.Outcome]
+	if last.Opponent != "random (referee)" || last.Wins != wins || last.Wins+last.Draws+last.Losses != 1 ||
+		last.AsFirst == nil || !strings.Contains(last.Command, "refbench") || !strings.Contains(last.Search, "-game-time 55s") ||
+		!strings.Contains(last.Resources, "peak memory") {
+		t.Errorf("last evaluation in the agent's manifest: %+v, want this game's", last)
 	}
 	t.Logf("%s", out)
 }

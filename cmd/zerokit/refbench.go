@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/python/refbench"
@@ -62,6 +63,7 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	timeout := fs.Duration("game-timeout", 20*time.Minute, "wall time after which a game counts as unfinished (the referee has no turn limit)")
 	python := fs.String("python", "python3", "Python interpreter")
 	jsonOut := fs.String("json", "", "also write every game as JSON to `FILE`")
+	addTo := fs.String("add-to", "", addToHelp)
 	keep := fs.String("keep", "", "keep each game's directory (referee output, usage logs) under `DIR`")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -100,6 +102,22 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 	}
+	var target *evalTarget
+	var search string
+	if *addTo != "" {
+		m, err := neural.ReadManifest(dir)
+		if err != nil {
+			return fmt.Errorf("-agent: %w", err)
+		}
+		if target, err = newEvalTarget(*addTo, filepath.Join(dir, m.Weights), "refbench", args); err != nil {
+			return err
+		}
+		search = fmt.Sprintf("%s (%s)", m.Search.Label(), m.Search.Mode)
+		if serveArgs, err := export.ServeArgs(dir); err == nil && len(serveArgs) > 0 {
+			search += ", serve " + strings.Join(serveArgs, " ")
+		}
+		search += fmt.Sprintf(", in referee.py -t %g -s %g", *timeLimit, *spaceLimit)
+	}
 	fmt.Fprintf(stderr, "refbench: agent %s, %d games against each of %d opponents, %d at once\n", dir, *games, len(opponents), *parallel)
 	matches, err := refbench.Run(ctx, refbench.Options{
 		Python: *python, Referee: *referee, Agent: dir, Binary: bin, Opponents: opponents,
@@ -130,6 +148,26 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return fmt.Errorf("refbench: every game against %s failed (a broken set-up, not a result): %s", m.Opponent, m.Games[0].Reason)
 		}
 	}
+	if target == nil {
+		return nil
+	}
+	for _, m := range matches {
+		if m.All.Wins+m.All.Draws+m.All.Losses == 0 {
+			continue
+		}
+		e := neural.Evaluation{
+			Opponent: m.Opponent + " (referee)", Wins: m.All.Wins, Draws: m.All.Draws, Losses: m.All.Losses,
+			Score: m.All.Score, Low: m.All.Low, High: m.All.High, Search: search,
+			AsFirst:   results(m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses),
+			AsSecond:  results(m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses),
+			Excluded:  m.Unfinished + m.Failed,
+			Resources: fmt.Sprintf("agent CPU s per game: mean %.1f, max %.1f; peak memory %.1f MB", m.MeanCPU, m.MaxCPU, m.MaxPeakMB),
+		}
+		if err := target.add(e); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "added to the evaluation table of %s\n", *addTo)
 	return nil
 }
 

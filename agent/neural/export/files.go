@@ -3,6 +3,8 @@ package export
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -10,15 +12,18 @@ import (
 	"github.com/zerokit/zerokit/agent/neural"
 )
 
-// adapterConfig is zerokit_player.json: the zerokit binary (absent: the
+// adapterSettings is zerokit_player.json: the zerokit binary (absent: the
 // adapter looks next to itself, then on PATH), the agent spec (usually
 // naming the agent directory), and extra serve flags.
+type adapterSettings struct {
+	Binary string   `json:"binary,omitempty"`
+	Agent  string   `json:"agent"`
+	Args   []string `json:"args"`
+}
+
+// adapterConfig encodes zerokit_player.json.
 func adapterConfig(spec, binary string, serveArgs []string) ([]byte, error) {
-	conf := struct {
-		Binary string   `json:"binary,omitempty"`
-		Agent  string   `json:"agent"`
-		Args   []string `json:"args"`
-	}{binary, spec, serveArgs}
+	conf := adapterSettings{binary, spec, serveArgs}
 	if conf.Args == nil {
 		conf.Args = []string{}
 	}
@@ -27,6 +32,22 @@ func adapterConfig(spec, binary string, serveArgs []string) ([]byte, error) {
 		return nil, fmt.Errorf("adapter config: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// ServeArgs returns the "zerokit serve" flags that the Python adapter of
+// the exported agent in dir passes (its zerokit_player.json's "args"), e.g.
+// [-game-time 55s].
+func ServeArgs(dir string) ([]string, error) {
+	path := filepath.Join(dir, AdapterConfig)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var conf adapterSettings
+	if err := json.Unmarshal(b, &conf); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return conf.Args, nil
 }
 
 // packageInit is __init__.py, which lets the referee import the agent

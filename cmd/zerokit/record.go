@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zerokit/zerokit/agent/neural"
+)
+
+// addToHelp is the help of eval's and refbench's -add-to flag.
+const addToHelp = "append the result, with this command line, to the evaluation table in agent.json of the exported agent `DIR` (its weights must be those that played)"
+
+// evalTarget is the exported agent directory whose manifest a match's
+// result goes into (-add-to), checked before the match is played so that a
+// wrong directory costs nothing.
+type evalTarget struct {
+	dir     string
+	weights string // SHA-256 of the weights that play
+	command string
+}
+
+// newEvalTarget checks that the agent in dir holds the weights file
+// weightsFile and has a provenance to add to. command is the command's name
+// and args its arguments, recorded as the command line.
+func newEvalTarget(dir, weightsFile, command string, args []string) (*evalTarget, error) {
+	m, err := neural.ReadManifest(dir)
+	if err != nil {
+		return nil, fmt.Errorf("-add-to: %w", err)
+	}
+	sum, err := neural.FileSHA256(weightsFile)
+	if err != nil {
+		return nil, fmt.Errorf("-add-to: the weights that play: %w", err)
+	}
+	if sum != m.WeightsSHA256 {
+		return nil, fmt.Errorf("-add-to %s: that agent's weights (SHA-256 %s) are not those that play (%s, SHA-256 %s)",
+			dir, m.WeightsSHA256, weightsFile, sum)
+	}
+	if m.Provenance == nil {
+		return nil, fmt.Errorf("-add-to %s: the agent has no provenance to add the result to (exported from a checkpoint without one)", dir)
+	}
+	return &evalTarget{dir: dir, weights: sum, command: commandLine(command, args)}, nil
+}
+
+// add appends e, stamped with the command line and the time, to the
+// target's evaluation table.
+func (t *evalTarget) add(e neural.Evaluation) error {
+	e.Command = t.command
+	e.Time = time.Now().UTC().Truncate(time.Second)
+	if err := neural.AppendEvaluation(t.dir, t.weights, e); err != nil {
+		return fmt.Errorf("-add-to: %w", err)
+	}
+	return nil
+}
+
+// commandLine writes "zerokit NAME ARGS..." with each argument quoted for a
+// POSIX shell where it needs to be.
+func commandLine(name string, args []string) string {
+	parts := append([]string{"zerokit", name}, args...)
+	for i, a := range parts {
+		parts[i] = shellQuote(a)
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell unless it holds only characters
+// that need no quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+:,./@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// results converts wins, draws and losses.
+func results(w, d, l int) *neural.Results {
+	return &neural.Results{Wins: w, Draws: d, Losses: l}
+}
