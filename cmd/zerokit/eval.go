@@ -157,8 +157,8 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if err := target.add(neural.Evaluation{
 			Opponent: b.Spec.String(), Wins: e.Wins, Draws: e.Draws, Losses: e.Losses,
 			Score: e.Score, Low: e.ScoreLo, High: e.ScoreHi, Search: searchA,
-			AsFirst:  results(res.Wins[0], res.Draws[0], res.Losses[0]),
-			AsSecond: results(res.Wins[1], res.Draws[1], res.Losses[1]),
+			AsFirst:  newResults(res.Wins[0], res.Draws[0], res.Losses[0]),
+			AsSecond: newResults(res.Wins[1], res.Draws[1], res.Losses[1]),
 		}); err != nil {
 			return err
 		}

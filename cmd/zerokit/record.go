@@ -72,7 +72,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// results converts wins, draws and losses.
-func results(w, d, l int) *neural.Results {
+// newResults converts wins, draws and losses.
+func newResults(w, d, l int) *neural.Results {
 	return &neural.Results{Wins: w, Draws: d, Losses: l}
 }

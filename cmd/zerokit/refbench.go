@@ -158,8 +158,8 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		e := neural.Evaluation{
 			Opponent: m.Opponent + " (referee)", Wins: m.All.Wins, Draws: m.All.Draws, Losses: m.All.Losses,
 			Score: m.All.Score, Low: m.All.Low, High: m.All.High, Search: search,
-			AsFirst:   results(m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses),
-			AsSecond:  results(m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses),
+			AsFirst:   newResults(m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses),
+			AsSecond:  newResults(m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses),
 			Excluded:  m.Unfinished + m.Failed,
 			Resources: fmt.Sprintf("agent CPU s per game: mean %.1f, max %.1f; peak memory %.1f MB", m.MeanCPU, m.MaxCPU, m.MaxPeakMB),
 		}
