@@ -138,25 +138,43 @@ type Results struct {
 	Losses int `json:"losses"`
 }
 
+// CheckEvaluationTarget reports why AppendEvaluation(dir, weightsSHA256, e)
+// would fail for any e: dir is not an exported agent, holds other weights,
+// or has no provenance. Call it before a match to fail before playing.
+func CheckEvaluationTarget(dir, weightsSHA256 string) error {
+	_, err := readEvaluationTarget(dir, weightsSHA256)
+	return err
+}
+
+// readEvaluationTarget reads the manifest of the agent in dir and checks
+// that it can take an evaluation of the weights with weightsSHA256.
+func readEvaluationTarget(dir, weightsSHA256 string) (Manifest, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return Manifest{}, err
+	}
+	if m.WeightsSHA256 != weightsSHA256 {
+		return Manifest{}, fmt.Errorf("agent %s holds other weights (SHA-256 %s): not those that play (SHA-256 %s)",
+			dir, m.WeightsSHA256, weightsSHA256)
+	}
+	if m.Provenance == nil {
+		return Manifest{}, fmt.Errorf("agent %s has no provenance in %s to add the evaluation to (it was exported from a checkpoint without one)", dir, ManifestName)
+	}
+	return m, nil
+}
+
 // AppendEvaluation adds e to the evaluation table of the exported agent in
 // dir, whose weights must be those that played: weightsSHA256 is the
 // SHA-256 of the weights file the match loaded. The manifest is replaced
 // atomically; an agent without provenance (exported from a checkpoint
 // that had none) is an error.
 func AppendEvaluation(dir, weightsSHA256 string, e Evaluation) error {
-	m, err := ReadManifest(dir)
-	if err != nil {
-		return err
-	}
-	if m.WeightsSHA256 != weightsSHA256 {
-		return fmt.Errorf("agent %s holds other weights (SHA-256 %s) than the agent that played (%s): the result is not its",
-			dir, m.WeightsSHA256, weightsSHA256)
-	}
-	if m.Provenance == nil {
-		return fmt.Errorf("agent %s has no provenance in %s to add the evaluation to (it was exported from a checkpoint without one)", dir, ManifestName)
-	}
 	if e.Opponent == "" || e.Command == "" {
 		return errors.New("evaluation: opponent and command are required")
+	}
+	m, err := readEvaluationTarget(dir, weightsSHA256)
+	if err != nil {
+		return err
 	}
 	m.Provenance.Evaluations = append(m.Provenance.Evaluations, e)
 	b, err := m.Encode()

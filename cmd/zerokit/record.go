@@ -24,20 +24,12 @@ type evalTarget struct {
 // weightsFile and has a provenance to add to. command is the command's name
 // and args its arguments, recorded as the command line.
 func newEvalTarget(dir, weightsFile, command string, args []string) (*evalTarget, error) {
-	m, err := neural.ReadManifest(dir)
-	if err != nil {
-		return nil, fmt.Errorf("-add-to: %w", err)
-	}
 	sum, err := neural.FileSHA256(weightsFile)
 	if err != nil {
 		return nil, fmt.Errorf("-add-to: the weights that play: %w", err)
 	}
-	if sum != m.WeightsSHA256 {
-		return nil, fmt.Errorf("-add-to %s: that agent's weights (SHA-256 %s) are not those that play (%s, SHA-256 %s)",
-			dir, m.WeightsSHA256, weightsFile, sum)
-	}
-	if m.Provenance == nil {
-		return nil, fmt.Errorf("-add-to %s: the agent has no provenance to add the result to (exported from a checkpoint without one)", dir)
+	if err := neural.CheckEvaluationTarget(dir, sum); err != nil {
+		return nil, fmt.Errorf("-add-to: %w", err)
 	}
 	return &evalTarget{dir: dir, weights: sum, command: commandLine(command, args)}, nil
 }
