@@ -106,7 +106,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if target, err = newEvalTarget(*addTo, na.WeightsFile(), "eval", args); err != nil {
 			return err
 		}
-		searchA = fmt.Sprintf("%s (%s), no game budget", na.Settings().Label(), na.Settings().Mode)
+		searchA = searchSummary(na.Settings()) + ", no game budget"
 	}
 	cfg := arena.Config{
 		Game: game, Games: *nGames, Workers: *parallel, Seed: *seed,

@@ -64,6 +64,12 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// searchSummary describes an agent's search for an evaluation entry, e.g.
+// "sims4000-2s-solver (puct)".
+func searchSummary(s neural.Settings) string {
+	return fmt.Sprintf("%s (%s)", s.Label(), s.Mode)
+}
+
 // newResults converts wins, draws and losses.
 func newResults(w, d, l int) *neural.Results {
 	return &neural.Results{Wins: w, Draws: d, Losses: l}

@@ -112,7 +112,7 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		if target, err = newEvalTarget(*addTo, filepath.Join(dir, m.Weights), "refbench", args); err != nil {
 			return err
 		}
-		search = fmt.Sprintf("%s (%s)", m.Search.Label(), m.Search.Mode)
+		search = searchSummary(m.Search)
 		if serveArgs, err := export.ServeArgs(dir); err == nil && len(serveArgs) > 0 {
 			search += ", serve " + strings.Join(serveArgs, " ")
 		}
