@@ -167,3 +167,42 @@ func TestRefbenchBrokenSetupFails(t *testing.T) {
 		t.Errorf("the games were not written: %v", err)
 	}
 }
+
+// TestRefbenchAddToBrokenAdapterConfig checks that refbench -add-to stops
+// before the first game, naming the file, when the agent's adapter
+// configuration (zerokit_player.json) cannot be read: the adapter could not
+// start the agent, and the evaluation entry would lack its serve flags.
+func TestRefbenchAddToBrokenAdapterConfig(t *testing.T) {
+	dir := t.TempDir()
+	agentDir := filepath.Join(dir, "agent")
+	var out bytes.Buffer
+	if err := runExport(context.Background(), []string{"-out", agentDir, "-sims", "8", "-move-time", "0"}, nil, &out, &out); err != nil {
+		t.Fatalf("export: %v\n%s", err, out.String())
+	}
+	config := filepath.Join(agentDir, "zerokit_player.json")
+	for _, tc := range []struct {
+		name   string
+		damage func() error
+		want   string
+	}{
+		{"missing", func() error { return os.Remove(config) }, "zerokit_player.json"},
+		{"not JSON", func() error { return os.WriteFile(config, []byte("{args"), 0o644) }, "zerokit_player.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.damage(); err != nil {
+				t.Fatal(err)
+			}
+			// A referee that must not be reached: the check comes first.
+			referee := filepath.Join(dir, "no-referee.py")
+			var stdout, stderr bytes.Buffer
+			err := runRefbench(context.Background(), []string{"-referee", referee, "-agent", agentDir, "-binary", "zerokit",
+				"-vs", "random", "-games", "1", "-add-to", agentDir}, nil, &stdout, &stderr)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "-agent") {
+				t.Fatalf("err = %v; want an -agent error naming %s\n%s%s", err, tc.want, stdout.String(), stderr.String())
+			}
+			if strings.Contains(stderr.String(), "game 0") {
+				t.Errorf("a game was played before the check:\n%s", stderr.String())
+			}
+		})
+	}
+}

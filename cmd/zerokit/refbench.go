@@ -112,8 +112,14 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		if target, err = newEvalTarget(*addTo, filepath.Join(dir, m.Weights), "refbench", args); err != nil {
 			return err
 		}
+		// The adapter reads the same file to start the agent: an agent whose
+		// file cannot be read cannot play, so stop before the first game.
+		serveArgs, err := export.ServeArgs(dir)
+		if err != nil {
+			return fmt.Errorf("-agent: %w", err)
+		}
 		search = searchSummary(m.Search)
-		if serveArgs, err := export.ServeArgs(dir); err == nil && len(serveArgs) > 0 {
+		if len(serveArgs) > 0 {
 			search += ", serve " + strings.Join(serveArgs, " ")
 		}
 		search += fmt.Sprintf(", in referee.py -t %g -s %g", *timeLimit, *spaceLimit)
