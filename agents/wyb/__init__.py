@@ -1,4 +1,4 @@
-"""zerokit agent wyb-step88000-avg69 (game wyb, training step 88000), written by zerokit export.
+"""zerokit agent wyb-step138000-avg119 (game wyb, training step 138000), written by zerokit export.
 
 Put this directory next to the course's referee.py and give its name to the
 referee, e.g.  python3 referee.py <this directory's name> other_player
