@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,6 +203,122 @@ func TestRefbenchAddToBrokenAdapterConfig(t *testing.T) {
 			}
 			if strings.Contains(stderr.String(), "game 0") {
 				t.Errorf("a game was played before the check:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestRefbenchResume checks -json's protection and -resume: an existing
+// record is not overwritten without -resume, a record of another agent is
+// refused, and a record that holds every game is reported without playing.
+func TestRefbenchResume(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found on PATH")
+	}
+	dir := t.TempDir()
+	referee := filepath.Join(dir, "referee.py") // fails if run: no game may start
+	if err := os.WriteFile(referee, []byte("import sys\nsys.exit(3)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agentDir := filepath.Join(dir, "agent")
+	if err := os.MkdirAll(agentDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agentDir, "__init__.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	record := func(agent string) []byte {
+		games := []refbench.Game{
+			{Opponent: "random", Index: 0, AgentColour: "white", Outcome: refbench.Win, Reason: "game over", Actions: 218, AgentCPU: 7},
+			{Opponent: "random", Index: 1, AgentColour: "black", Outcome: refbench.Loss, Reason: "game over", Actions: 640, AgentCPU: 9},
+		}
+		b, err := json.Marshal([]refbench.Match{{Opponent: "random", Agent: agent, TimeLimit: 60, SpaceLimit: 100, Games: games}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	absAgent, err := filepath.Abs(agentDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonPath := filepath.Join(dir, "games.json")
+	base := []string{"-referee", referee, "-agent", agentDir, "-binary", "zerokit", "-vs", "random", "-games", "2", "-json", jsonPath}
+	for _, tc := range []struct {
+		name   string
+		file   []byte // nil: no file
+		args   []string
+		want   string // error text; "" for success
+		stdout string // with success
+	}{
+		{"existing record without -resume", record(absAgent), base, "exists: give -resume", ""},
+		{"-resume without -json", nil, []string{"-referee", referee, "-agent", agentDir, "-binary", "zerokit", "-vs", "random", "-resume"}, "-resume: give the -json FILE", ""},
+		{"another agent's record", record("weights sha256 0123"), append(base, "-resume"), `of agent "weights sha256 0123"`, ""},
+		{"not JSON", []byte("[{"), append(base, "-resume"), "-resume: " + jsonPath, ""},
+		{"every game recorded", record(absAgent), append(base, "-resume"), "", "| random | 1-0-1 | 0.500"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(jsonPath)
+			if tc.file != nil {
+				if err := os.WriteFile(jsonPath, tc.file, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			err := runRefbench(context.Background(), tc.args, nil, &stdout, &stderr)
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err = %v; want one with %q\n%s", err, tc.want, stderr.String())
+				}
+				if tc.file != nil {
+					if b, _ := os.ReadFile(jsonPath); !bytes.Equal(b, tc.file) {
+						t.Errorf("the record changed:\n%s", b)
+					}
+				}
+				return
+			}
+			if err != nil || !strings.Contains(stdout.String(), tc.stdout) {
+				t.Fatalf("err = %v, stdout:\n%s\nwant %q\n%s", err, stdout.String(), tc.stdout, stderr.String())
+			}
+			var matches []refbench.Match
+			if b, err := os.ReadFile(jsonPath); err != nil || json.Unmarshal(b, &matches) != nil || len(matches) != 1 || len(matches[0].Games) != 2 {
+				t.Errorf("record after the run: %v, %+v; want the 2 games", err, matches)
+			}
+		})
+	}
+}
+
+// TestAgentBinaryEnv checks when refbench points the agent's adapter at
+// -binary: only when nothing names the agent's own zerokit.
+func TestAgentBinaryEnv(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		config string // zerokit_player.json; "" for none
+		beside bool   // a zerokit file in the agent directory
+		env    string // ZEROKIT_BIN
+		want   []string
+	}{
+		{"no binary named", `{"agent": "default", "args": []}`, false, "", []string{"ZEROKIT_BIN=/opt/zk"}},
+		{"config names one", `{"binary": "/usr/bin/zerokit", "agent": "default"}`, false, "", nil},
+		{"zerokit beside the adapter", `{"agent": "default"}`, true, "", nil},
+		{"ZEROKIT_BIN set", `{"agent": "default"}`, false, "/x/zerokit", nil},
+		{"no config", "", false, "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.config != "" {
+				if err := os.WriteFile(filepath.Join(dir, "zerokit_player.json"), []byte(tc.config), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.beside {
+				if err := os.WriteFile(filepath.Join(dir, "zerokit"), nil, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Setenv("ZEROKIT_BIN", tc.env)
+			if got := agentBinaryEnv(dir, "/opt/zk"); !slices.Equal(got, tc.want) {
+				t.Errorf("agentBinaryEnv = %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -39,6 +39,11 @@ Opponents run the zerokit binary of -binary, and the shipped agent is
 exported with it: use the play-only build (CGO_ENABLED=0 go build -tags
 nonet), whose process stays far below 100 MB; a libtorch build does not.
 
+A long match (100 games at equal time take about two hours on two cores)
+can run in pieces: -json FILE is rewritten after every game, and the same
+command with -resume, after a stop or a crash, plays only the games FILE
+lacks (it must hold the same agent's games under the same limits).
+
 flags:
 `
 
@@ -62,7 +67,8 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	spaceLimit := fs.Float64("s", 100, "the referee's -s: MB per player")
 	timeout := fs.Duration("game-timeout", 20*time.Minute, "wall time after which a game counts as unfinished (the referee has no turn limit)")
 	python := fs.String("python", "python3", "Python interpreter")
-	jsonOut := fs.String("json", "", "also write every game as JSON to `FILE`")
+	jsonOut := fs.String("json", "", "also write every game as JSON to `FILE`, rewritten after each game (an existing FILE needs -resume)")
+	resume := fs.Bool("resume", false, "continue the matches recorded in -json's FILE (same agent, limits and opponents), playing only the games it lacks; without FILE, start them")
 	addTo := fs.String("add-to", "", addToHelp)
 	keep := fs.String("keep", "", "keep each game's directory (referee output, usage logs) under `DIR`")
 	if err := parseFlags(fs, args); err != nil {
@@ -114,7 +120,7 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		}
 		// The adapter reads the same file to start the agent: an agent whose
 		// file cannot be read cannot play, so stop before the first game.
-		serveArgs, err := export.ServeArgs(dir)
+		_, serveArgs, err := export.Adapter(dir)
 		if err != nil {
 			return fmt.Errorf("-agent: %w", err)
 		}
@@ -124,25 +130,33 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		}
 		search += fmt.Sprintf(", in referee.py -t %g -s %g", *timeLimit, *spaceLimit)
 	}
-	fmt.Fprintf(stderr, "refbench: agent %s, %d games against each of %d opponents, %d at once\n", dir, *games, len(opponents), *parallel)
-	matches, err := refbench.Run(ctx, refbench.Options{
+	opts := refbench.Options{
 		Python: *python, Referee: *referee, Agent: dir, Binary: bin, Opponents: opponents,
 		Games: *games, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
-		GameTimeout: *timeout, Dir: *keep,
+		GameTimeout: *timeout, Dir: *keep, AgentID: agentID(dir), Env: agentBinaryEnv(dir, bin),
 		OnGame: func(g refbench.Game) {
 			fmt.Fprintf(stderr, "%s game %d: agent %s %s after %d actions; %.1f s CPU, %.1f MB\n",
 				g.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.AgentCPU, g.AgentPeakMB)
 		},
-	})
+	}
+	if *jsonOut != "" {
+		done, err := earlierGames(*jsonOut, *resume, opts)
+		if err != nil {
+			return err
+		}
+		opts.Done = done
+		opts.OnProgress = func(matches []refbench.Match) error { return writeMatches(*jsonOut, matches) }
+	} else if *resume {
+		return errors.New("-resume: give the -json FILE that records the matches")
+	}
+	fmt.Fprintf(stderr, "refbench: agent %s, %d games against each of %d opponents (%d played before), %d at once\n",
+		dir, *games, len(opponents), len(opts.Done), *parallel)
+	matches, err := refbench.Run(ctx, opts)
 	if err != nil {
 		return err
 	}
 	if *jsonOut != "" {
-		b, err := json.MarshalIndent(matches, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+		if err := writeMatches(*jsonOut, matches); err != nil {
 			return err
 		}
 	}
@@ -175,6 +189,77 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	}
 	fmt.Fprintf(stdout, "added to the evaluation table of %s\n", *addTo)
 	return nil
+}
+
+// agentBinaryEnv returns ZEROKIT_BIN=bin for the referee processes when
+// the agent in dir names no zerokit executable of its own (neither in its
+// zerokit_player.json nor as a zerokit file beside it) and the environment
+// sets none: its adapter then runs -binary, like the opponents', instead of
+// whatever zerokit is on PATH, or failing to find one (as with the agents
+// that ship in agents/, exported without a binary).
+func agentBinaryEnv(dir, bin string) []string {
+	if os.Getenv("ZEROKIT_BIN") != "" {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "zerokit")); err == nil {
+		return nil
+	}
+	if named, _, err := export.Adapter(dir); err != nil || named != "" {
+		return nil
+	}
+	if strings.ContainsRune(bin, filepath.Separator) {
+		// The referee runs in each game's directory.
+		if abs, err := filepath.Abs(bin); err == nil {
+			bin = abs
+		}
+	}
+	return []string{"ZEROKIT_BIN=" + bin}
+}
+
+// agentID names the agent of dir in refbench's records: its weights'
+// SHA-256 from its manifest, else the directory's absolute path.
+func agentID(dir string) string {
+	if m, err := neural.ReadManifest(dir); err == nil && m.WeightsSHA256 != "" {
+		return "weights sha256 " + m.WeightsSHA256
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// earlierGames returns the games recorded in path for opts.Done when
+// resume is set and path exists. An existing path without resume is an
+// error: its games would be overwritten by the first new one.
+func earlierGames(path string, resume bool, opts refbench.Options) ([]refbench.Game, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-json: %w", err)
+	}
+	if !resume {
+		return nil, fmt.Errorf("-json: %s exists: give -resume to continue its matches, or another file", path)
+	}
+	var prev []refbench.Match
+	if err := json.Unmarshal(b, &prev); err != nil {
+		return nil, fmt.Errorf("-resume: %s: %w", path, err)
+	}
+	games, err := refbench.ResumeGames(prev, opts)
+	if err != nil {
+		return nil, fmt.Errorf("-resume: %s: %w", path, err)
+	}
+	return games, nil
+}
+
+// writeMatches writes matches as indented JSON to path, atomically.
+func writeMatches(path string, matches []refbench.Match) error {
+	b, err := json.MarshalIndent(matches, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // parseOpponent reads a -vs value.

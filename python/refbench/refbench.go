@@ -85,6 +85,19 @@ type Options struct {
 	Dir string
 	// OnGame, if set, is called after each game (serialised).
 	OnGame func(Game)
+	// Env is added to the environment of every referee process (e.g.
+	// ZEROKIT_BIN=..., which the adapters read before their config file).
+	Env []string
+	// AgentID names the agent in each Match (e.g. its weights' SHA-256),
+	// so that a resumed run can tell whose games a record holds.
+	AgentID string
+	// Done are games of an earlier run of the same matches (see
+	// ResumeGames): they count in the result and are not played again.
+	Done []Game
+	// OnProgress, if set, is called after each game (serialised) with the
+	// matches of every game so far, Done included: writing them keeps the
+	// games of a run that is stopped before its end. An error stops Run.
+	OnProgress func([]Match) error
 }
 
 // Outcome is a game's result for the agent.
@@ -128,6 +141,11 @@ type Game struct {
 // Match summarises the games against one opponent.
 type Match struct {
 	Opponent string `json:"opponent"`
+	// Agent is Options.AgentID, and TimeLimit and SpaceLimit the
+	// referee's -t and -s of the games.
+	Agent      string  `json:"agent,omitempty"`
+	TimeLimit  float64 `json:"time_limit,omitempty"`
+	SpaceLimit float64 `json:"space_limit,omitempty"`
 	// All, AsWhite and AsBlack count the finished games.
 	All     Score `json:"all"`
 	AsWhite Score `json:"as_white"`
@@ -188,6 +206,16 @@ func Run(ctx context.Context, opts Options) ([]Match, error) {
 	for i := range results {
 		results[i] = make([]Game, opts.Games)
 	}
+	if err := opts.placeDone(results); err != nil {
+		return nil, err
+	}
+	progress := func() []Match {
+		matches := make([]Match, len(opts.Opponents))
+		for o, opp := range opts.Opponents {
+			matches[o] = opts.summarise(opp.Name(), results[o])
+		}
+		return matches
+	}
 	var (
 		mu       sync.Mutex
 		firstErr error
@@ -215,6 +243,12 @@ func Run(ctx context.Context, opts Options) ([]Match, error) {
 					if opts.OnGame != nil {
 						opts.OnGame(g)
 					}
+					if opts.OnProgress != nil {
+						if err := opts.OnProgress(progress()); err != nil && firstErr == nil {
+							firstErr = err
+							cancel()
+						}
+					}
 				}
 				mu.Unlock()
 			}
@@ -223,6 +257,9 @@ func Run(ctx context.Context, opts Options) ([]Match, error) {
 feed:
 	for o := range opts.Opponents {
 		for i := range opts.Games {
+			if results[o][i].Outcome != "" {
+				continue // played in an earlier run
+			}
 			select {
 			case jobs <- job{o, i}:
 			case <-ctx.Done():
@@ -238,22 +275,90 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	matches := make([]Match, len(opts.Opponents))
-	for o, opp := range opts.Opponents {
-		matches[o] = summarise(opp.Name(), results[o])
+	return progress(), nil
+}
+
+// placeDone puts opts.Done into results, checking that each game belongs
+// to one of the matches and is there once.
+func (o *Options) placeDone(results [][]Game) error {
+	index := make(map[string]int, len(o.Opponents))
+	for i, opp := range o.Opponents {
+		index[opp.Name()] = i
 	}
-	return matches, nil
+	for _, g := range o.Done {
+		i, ok := index[g.Opponent]
+		switch {
+		case !ok:
+			return fmt.Errorf("refbench: earlier game %d against %q: not an opponent of this run", g.Index, g.Opponent)
+		case g.Index < 0 || g.Index >= o.Games:
+			return fmt.Errorf("refbench: earlier game %d against %s: outside this run's %d games", g.Index, g.Opponent, o.Games)
+		case !validOutcome(g.Outcome):
+			return fmt.Errorf("refbench: earlier game %d against %s: outcome %q", g.Index, g.Opponent, g.Outcome)
+		case results[i][g.Index].Outcome != "":
+			return fmt.Errorf("refbench: earlier game %d against %s: given twice", g.Index, g.Opponent)
+		}
+		results[i][g.Index] = g
+	}
+	return nil
+}
+
+// validOutcome reports whether k is one of the Outcome constants.
+func validOutcome(k Outcome) bool {
+	switch k {
+	case Win, Draw, Loss, Unfinished, Failed:
+		return true
+	}
+	return false
+}
+
+// ResumeGames returns the games of an earlier run's matches (as Run
+// returned them or OnProgress received them) for Options.Done, after
+// checking that they were played by the same agent (Options.AgentID) under
+// the same limits: the games of another agent or other limits would not
+// measure this one. Call it after setting opts' limits.
+func ResumeGames(prev []Match, opts Options) ([]Game, error) {
+	if err := opts.defaults(); err != nil {
+		return nil, err
+	}
+	var games []Game
+	for _, m := range prev {
+		switch {
+		case m.Agent != opts.AgentID:
+			return nil, fmt.Errorf("refbench: the earlier games against %s are of agent %q, not %q", m.Opponent, m.Agent, opts.AgentID)
+		case m.TimeLimit != opts.TimeLimit || m.SpaceLimit != opts.SpaceLimit:
+			return nil, fmt.Errorf("refbench: the earlier games against %s were played with -t %g -s %g, not -t %g -s %g",
+				m.Opponent, m.TimeLimit, m.SpaceLimit, opts.TimeLimit, opts.SpaceLimit)
+		}
+		for _, g := range m.Games {
+			if g.Opponent != m.Opponent {
+				return nil, fmt.Errorf("refbench: earlier game %d: opponent %q in the match against %q", g.Index, g.Opponent, m.Opponent)
+			}
+			games = append(games, g)
+		}
+	}
+	return games, nil
+}
+
+// defaults fills in the limits' defaults.
+func (o *Options) defaults() error {
+	if o.TimeLimit == 0 {
+		o.TimeLimit = 60
+	}
+	if o.SpaceLimit == 0 {
+		o.SpaceLimit = 100
+	}
+	if o.TimeLimit < 0 || o.SpaceLimit < 0 {
+		return errors.New("refbench: negative limits")
+	}
+	return nil
 }
 
 func (o *Options) check() error {
 	if o.Python == "" {
 		o.Python = "python3"
 	}
-	if o.TimeLimit == 0 {
-		o.TimeLimit = 60
-	}
-	if o.SpaceLimit == 0 {
-		o.SpaceLimit = 100
+	if err := o.defaults(); err != nil {
+		return err
 	}
 	if o.GameTimeout == 0 {
 		o.GameTimeout = 20 * time.Minute
@@ -272,8 +377,6 @@ func (o *Options) check() error {
 		return fmt.Errorf("refbench: %d games per opponent, want at least 1", o.Games)
 	case o.Parallel < 1:
 		return fmt.Errorf("refbench: parallel %d, want at least 1", o.Parallel)
-	case o.TimeLimit < 0 || o.SpaceLimit < 0:
-		return errors.New("refbench: negative limits")
 	}
 	if st, err := os.Stat(o.Referee); err != nil || st.IsDir() {
 		return fmt.Errorf("refbench: referee %s: not a file", o.Referee)
@@ -371,6 +474,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		fmt.Sprintf("ZEROKIT_CPU_LIMIT=%g", o.TimeLimit),
 		fmt.Sprintf("ZEROKIT_MEMORY_LIMIT=%g", o.SpaceLimit),
 	)
+	cmd.Env = append(cmd.Env, o.Env...)
 	stdout, err := os.Create(filepath.Join(gdir, "referee.out"))
 	if err != nil {
 		return g, err
@@ -535,12 +639,17 @@ func readUsage(path string) (usage, error) {
 }
 
 // summarise totals one opponent's games.
-func summarise(name string, games []Game) Match {
-	m := Match{Opponent: name, Games: games}
+// summarise scores the played games of slots (those with an outcome).
+func (o *Options) summarise(name string, slots []Game) Match {
+	m := Match{Opponent: name, Agent: o.AgentID, TimeLimit: o.TimeLimit, SpaceLimit: o.SpaceLimit, Games: []Game{}}
 	var all, white, black [3]int
 	var cpu float64
 	n := 0
-	for _, g := range games {
+	for _, g := range slots {
+		if g.Outcome == "" {
+			continue // not played (yet)
+		}
+		m.Games = append(m.Games, g)
 		k := -1
 		switch g.Outcome {
 		case Win:

@@ -1,7 +1,11 @@
 package refbench
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -92,7 +96,11 @@ func TestSummarise(t *testing.T) {
 		{AgentColour: "black", Outcome: Unfinished, AgentCPU: 40, AgentPeakMB: 30},
 		{AgentColour: "white", Outcome: Failed},
 	}
-	m := summarise("x", games)
+	o := Options{AgentID: "sha", TimeLimit: 60, SpaceLimit: 100}
+	m := o.summarise("x", append(games, Game{})) // the last slot not played
+	if len(m.Games) != len(games) || m.Agent != "sha" || m.TimeLimit != 60 || m.SpaceLimit != 100 {
+		t.Errorf("match of %d games, agent %q, limits %g %g; want %d played games of sha, 60 100", len(m.Games), m.Agent, m.TimeLimit, m.SpaceLimit, len(games))
+	}
 	if e := m.All; e.Wins != 1 || e.Draws != 1 || e.Losses != 1 || e.Score != 0.5 {
 		t.Errorf("all %+v, want 1-1-1, score 0.5", e)
 	}
@@ -129,5 +137,114 @@ func TestOptionsCheck(t *testing.T) {
 				t.Errorf("check() = %v, want an error with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestResumeGames(t *testing.T) {
+	games := []Game{{Opponent: "random", Index: 0, Outcome: Win}, {Opponent: "random", Index: 1, Outcome: Loss}}
+	prev := []Match{{Opponent: "random", Agent: "sha-a", TimeLimit: 60, SpaceLimit: 100, Games: games}}
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string // "" for no error
+	}{
+		{"same agent and limits", Options{AgentID: "sha-a"}, ""},
+		{"another agent", Options{AgentID: "sha-b"}, `agent "sha-a", not "sha-b"`},
+		{"another time limit", Options{AgentID: "sha-a", TimeLimit: 30}, "-t 60 -s 100, not -t 30 -s 100"},
+		{"another space limit", Options{AgentID: "sha-a", SpaceLimit: 200}, "-t 60 -s 100, not -t 60 -s 200"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ResumeGames(prev, tc.opts)
+			if tc.want == "" {
+				if err != nil || len(got) != 2 {
+					t.Fatalf("ResumeGames = %d games, %v; want 2 games", len(got), err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("ResumeGames error %v, want one with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestPlaceDone(t *testing.T) {
+	opts := Options{Games: 2, Opponents: []Opponent{{Spec: "random"}, {Spec: "greedy", ServeArgs: []string{"-game-time", "55s"}}}}
+	for _, tc := range []struct {
+		name string
+		done []Game
+		want string // "" for no error
+	}{
+		{"both matches", []Game{{Opponent: "random", Index: 1, Outcome: Win}, {Opponent: "greedy (-game-time 55s)", Index: 0, Outcome: Draw}}, ""},
+		{"unknown opponent", []Game{{Opponent: "greedy", Index: 0, Outcome: Win}}, `against "greedy": not an opponent`},
+		{"index past the games", []Game{{Opponent: "random", Index: 2, Outcome: Win}}, "outside this run's 2 games"},
+		{"negative index", []Game{{Opponent: "random", Index: -1, Outcome: Win}}, "outside this run's 2 games"},
+		{"no outcome", []Game{{Opponent: "random", Index: 0}}, `outcome ""`},
+		{"twice", []Game{{Opponent: "random", Index: 0, Outcome: Win}, {Opponent: "random", Index: 0, Outcome: Loss}}, "given twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			results := [][]Game{make([]Game, 2), make([]Game, 2)}
+			o := opts
+			o.Done = tc.done
+			err := o.placeDone(results)
+			if tc.want == "" {
+				if err != nil || results[0][1].Outcome != Win || results[1][0].Outcome != Draw || results[0][0].Outcome != "" {
+					t.Fatalf("placeDone: %v, results %+v", err, results)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("placeDone error %v, want one with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunResumes checks that Run plays only the games that Done lacks, and
+// reports every game so far to OnProgress after each one. The referee is a
+// script that fails at once, so each new game ends as Failed.
+func TestRunResumes(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found on PATH")
+	}
+	dir := t.TempDir()
+	referee := filepath.Join(dir, "referee.py")
+	if err := os.WriteFile(referee, []byte("import sys\nsys.exit(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agentDir := filepath.Join(dir, "agent")
+	if err := os.MkdirAll(agentDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agentDir, "__init__.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	earlier := Game{Opponent: "random", Index: 1, AgentColour: "black", Outcome: Win, Reason: "game over", Actions: 218}
+	var progress [][]Match
+	matches, err := Run(context.Background(), Options{
+		Referee: referee, Agent: agentDir, Binary: "zerokit", Opponents: []Opponent{{Spec: "random"}},
+		Games: 3, AgentID: "sha", Done: []Game{earlier},
+		OnProgress: func(m []Match) error { progress = append(progress, m); return nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progress) != 2 || len(progress[0][0].Games) != 2 || len(progress[1][0].Games) != 3 {
+		t.Fatalf("OnProgress saw %d reports (%+v); want 2, of 2 then 3 games", len(progress), progress)
+	}
+	m := matches[0]
+	if len(m.Games) != 3 || m.Games[1] != earlier || m.Games[0].Outcome != Failed || m.Games[2].Outcome != Failed {
+		t.Fatalf("games %+v; want game 1 the earlier win, 0 and 2 played (and failed)", m.Games)
+	}
+	if m.All.Wins != 1 || m.Failed != 2 || m.Agent != "sha" || m.TimeLimit != 60 {
+		t.Errorf("match %+v", m)
+	}
+	// A failing OnProgress (a full disk, say) stops the run with its error.
+	_, err = Run(context.Background(), Options{
+		Referee: referee, Agent: agentDir, Binary: "zerokit", Opponents: []Opponent{{Spec: "random"}}, Games: 2,
+		OnProgress: func([]Match) error { return fmt.Errorf("disk full") },
+	})
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("Run with a failing OnProgress: %v, want its error", err)
 	}
 }

@@ -34,20 +34,21 @@ func adapterConfig(spec, binary string, serveArgs []string) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// ServeArgs returns the "zerokit serve" flags that the Python adapter of
-// the exported agent in dir passes (its zerokit_player.json's "args"), e.g.
-// [-game-time 55s].
-func ServeArgs(dir string) ([]string, error) {
+// Adapter returns the settings of the Python adapter of the exported agent
+// in dir (its zerokit_player.json): the zerokit executable it names ("" if
+// none: the adapter then looks beside itself and on PATH) and the "zerokit
+// serve" flags it passes, e.g. [-game-time 55s].
+func Adapter(dir string) (binary string, serveArgs []string, err error) {
 	path := filepath.Join(dir, AdapterConfig)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	var conf adapterSettings
 	if err := json.Unmarshal(b, &conf); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return "", nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return conf.Args, nil
+	return conf.Binary, conf.Args, nil
 }
 
 // packageInit is __init__.py, which lets the referee import the agent
