@@ -39,7 +39,7 @@ Opponents run the zerokit binary of -binary, and the shipped agent is
 exported with it: use the play-only build (CGO_ENABLED=0 go build -tags
 nonet), whose process stays far below 100 MB; a libtorch build does not.
 
-A long match (100 games at equal time take about two hours on two cores)
+A long match (100 games at equal time take over an hour on two cores)
 can run in pieces: -json FILE is rewritten after every game, and the same
 command with -resume, after a stop or a crash, plays only the games FILE
 lacks (it must hold the same agent's games under the same limits).
