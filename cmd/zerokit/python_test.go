@@ -145,19 +145,8 @@ func TestRefbenchBrokenSetupFails(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found on PATH")
 	}
-	dir := t.TempDir()
-	referee := filepath.Join(dir, "referee.py")
-	fake := "import sys\nsys.stderr.write(\"Traceback (most recent call last):\\nModuleNotFoundError: No module named 'zkagent'\\n\")\nsys.exit(1)\n"
-	if err := os.WriteFile(referee, []byte(fake), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	agentDir := filepath.Join(dir, "agent")
-	if err := os.MkdirAll(agentDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(agentDir, "__init__.py"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, referee, agentDir := fakeRefbenchSetup(t,
+		"import sys\nsys.stderr.write(\"Traceback (most recent call last):\\nModuleNotFoundError: No module named 'zkagent'\\n\")\nsys.exit(1)\n")
 	var stdout, stderr bytes.Buffer
 	err := runRefbench(context.Background(), []string{"-referee", referee, "-agent", agentDir, "-binary", "zerokit",
 		"-vs", "random", "-games", "2", "-parallel", "1", "-json", filepath.Join(dir, "games.json")}, nil, &stdout, &stderr)
@@ -215,18 +204,8 @@ func TestRefbenchResume(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found on PATH")
 	}
-	dir := t.TempDir()
-	referee := filepath.Join(dir, "referee.py") // fails if run: no game may start
-	if err := os.WriteFile(referee, []byte("import sys\nsys.exit(3)\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	agentDir := filepath.Join(dir, "agent")
-	if err := os.MkdirAll(agentDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(agentDir, "__init__.py"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// The referee fails if run: no game may start.
+	dir, referee, agentDir := fakeRefbenchSetup(t, "import sys\nsys.exit(3)\n")
 	record := func(agent string) []byte {
 		games := []refbench.Game{
 			{Opponent: "random", Index: 0, AgentColour: "white", Outcome: refbench.Win, Reason: "game over", Actions: 218, AgentCPU: 7},
@@ -322,4 +301,24 @@ func TestAgentBinaryEnv(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fakeRefbenchSetup writes, in a new temporary directory, a referee.py of
+// the given Python source and an agent directory holding only __init__.py
+// (enough for refbench to start), and returns the three paths.
+func fakeRefbenchSetup(t *testing.T, refereeSource string) (dir, referee, agentDir string) {
+	t.Helper()
+	dir = t.TempDir()
+	referee = filepath.Join(dir, "referee.py")
+	if err := os.WriteFile(referee, []byte(refereeSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agentDir = filepath.Join(dir, "agent")
+	if err := os.MkdirAll(agentDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agentDir, "__init__.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, referee, agentDir
 }
