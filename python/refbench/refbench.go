@@ -424,6 +424,11 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 	if index%2 == 1 {
 		g.AgentColour = "black"
 	}
+	// A directory left by a game that a stopped run did not finish (kept
+	// with Dir, and replayed by -resume) holds nothing of record.
+	if err := os.RemoveAll(gdir); err != nil {
+		return g, err
+	}
 	if err := os.MkdirAll(gdir, 0o755); err != nil {
 		return g, err
 	}

@@ -220,10 +220,15 @@ func TestRunResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	earlier := Game{Opponent: "random", Index: 1, AgentColour: "black", Outcome: Win, Reason: "game over", Actions: 218}
+	// Game 2's directory as a run stopped during it left it (kept games).
+	games := filepath.Join(dir, "games")
+	if err := os.MkdirAll(filepath.Join(games, "opp0-game002", "zkagent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	var progress [][]Match
 	matches, err := Run(context.Background(), Options{
 		Referee: referee, Agent: agentDir, Binary: "zerokit", Opponents: []Opponent{{Spec: "random"}},
-		Games: 3, AgentID: "sha", Done: []Game{earlier},
+		Games: 3, AgentID: "sha", Done: []Game{earlier}, Dir: games,
 		OnProgress: func(m []Match) error { progress = append(progress, m); return nil },
 	})
 	if err != nil {
