@@ -151,14 +151,11 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	}
 	fmt.Fprintf(stderr, "refbench: agent %s, %d games against each of %d opponents (%d played before), %d at once\n",
 		dir, *games, len(opponents), len(opts.Done), *parallel)
+	// -json's FILE is written by OnProgress after each game: it already
+	// holds every game when Run returns.
 	matches, err := refbench.Run(ctx, opts)
 	if err != nil {
 		return err
-	}
-	if *jsonOut != "" {
-		if err := writeMatches(*jsonOut, matches); err != nil {
-			return err
-		}
 	}
 	if err := refbench.WriteText(stdout, matches); err != nil {
 		return err
