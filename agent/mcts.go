@@ -83,7 +83,11 @@ func (m *MCTS) Stats() mcts.SearchStats { return m.search.Stats() }
 // LastResult returns the result of the last search.
 func (m *MCTS) LastResult() mcts.Result { return m.last }
 
-// Act runs one search from s and returns its move.
+// Act runs one search from s and returns its move. A forced move (the
+// only legal action) is played without a search, its LastResult holding
+// no simulations: the time is better kept for other moves, and a Watch
+// Your Back! referee game in which both sides can only forfeit goes on
+// until a player's CPU time runs out.
 func (m *MCTS) Act(ctx context.Context, s env.State) (int, error) {
 	if s.IsTerminal() {
 		return 0, ErrTerminal
@@ -91,9 +95,16 @@ func (m *MCTS) Act(ctx context.Context, s env.State) (int, error) {
 	if m.reuse {
 		m.advanceTo(s)
 	}
-	res, err := m.search.Run(ctx, s)
-	if err != nil {
-		return 0, fmt.Errorf("agent: %s: %w", m.name, err)
+	var res mcts.Result
+	if m.legal = s.LegalActions(m.legal); len(m.legal) == 1 {
+		a := m.legal[0]
+		res = mcts.Result{Action: a, Player: s.CurrentPlayer(), Actions: []int{a}, Visits: []int{0},
+			Policy: []float32{1}, Priors: []float32{1}, Q: []float32{0}, Full: true}
+	} else {
+		var err error
+		if res, err = m.search.Run(ctx, s); err != nil {
+			return 0, fmt.Errorf("agent: %s: %w", m.name, err)
+		}
 	}
 	m.last = res
 	if m.reuse {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/mcts"
 )
 
 var wybOpts = wyb.Options{TurnLimit: wyb.DefaultTurnLimit}
@@ -122,6 +123,52 @@ func TestGreedyCapturesOnWYB(t *testing.T) {
 		}
 		if got := s.ActionString(a); got != "4,6-4,5" {
 			t.Errorf("seed %d: greedy played %s, want the capture 4,6-4,5", seed, got)
+		}
+	}
+}
+
+// countingEvaluator is mcts.UniformEvaluator counting its calls.
+type countingEvaluator struct{ calls int }
+
+func (e *countingEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
+	e.calls++
+	return mcts.UniformEvaluator{}.Evaluate(ctx, s, legal, priors)
+}
+
+func TestForcedMoveNotSearched(t *testing.T) {
+	gone := "               "
+	// Both shrinks done, every live square taken: each side can only
+	// forfeit (the 4x4 board of the referee's endless games).
+	full := gone + "/" + gone + "/    X O O X/    O O O @/    O O @ @/    X @ @ X/" + gone + "/" + gone
+	for _, reuse := range []bool{false, true} {
+		cfg := EvalSearchConfig(50)
+		cfg.ReuseTree = reuse
+		ev := &countingEvaluator{}
+		m, err := NewMCTS("test", cfg, ev, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := position(t, full, 200)
+		for range 4 {
+			legal := s.LegalActions(nil)
+			a, err := m.Act(context.Background(), s)
+			if err != nil || len(legal) != 1 || a != legal[0] {
+				t.Fatalf("reuse %v: Act = %d, %v; legal %v", reuse, a, err, legal)
+			}
+			if r := m.LastResult(); r.Simulations != 0 || r.Action != a || len(r.Policy) != 1 || r.Policy[0] != 1 {
+				t.Errorf("reuse %v: last result %+v; want the forced move, no simulations", reuse, r)
+			}
+			if err := s.ApplyAction(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ev.calls != 0 {
+			t.Errorf("reuse %v: %d evaluations for forced moves; want none", reuse, ev.calls)
+		}
+		// A position with a choice is searched.
+		s = position(t, "X - - - - - - X/- - O O - - - -/- - - - - - - -/- - - - - - - -/- - - - - - - -/- - - - - - - -/- - - - @ @ - -/X - - - - - - X", 10)
+		if _, err := m.Act(context.Background(), s); err != nil || ev.calls == 0 || m.LastResult().Simulations != 50 {
+			t.Errorf("reuse %v: a free move: %v, %d evaluations, %d simulations; want 50", reuse, err, ev.calls, m.LastResult().Simulations)
 		}
 	}
 }

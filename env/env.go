@@ -102,6 +102,21 @@ type ApproximateSymmetries interface {
 	ApproximateSymmetries() []Symmetry
 }
 
+// RepetitionKeyer is implemented by states of games in which a position
+// can recur with the same future, such as Watch Your Back! without a turn
+// limit once its board has shrunk for the last time. A search uses it to
+// tell a line that returns to a position already on its path, which makes
+// no progress and could go on forever, from one that progresses.
+type RepetitionKeyer interface {
+	// RepetitionKey returns a key that two states of one game share
+	// exactly when they are the same position with the same future,
+	// whatever the actions that led to them, and ok false while the
+	// state's future still depends on how many actions were played (or the
+	// game is over). Once ok is true for a state, it is true for every
+	// later state of its game that is not over.
+	RepetitionKey() (key uint64, ok bool)
+}
+
 // Symmetry is a transformation of the board that maps observation cells and
 // actions to their images. Cells[i] is the image of cell i (row*Width+col)
 // and Actions[a] the image of action a.

@@ -363,8 +363,8 @@ gather:
 		}
 		nd := &s.t.nodes[leaf]
 		switch {
-		case nd.status == stTerminal || nd.proven:
-			v := nd.value
+		case nd.status == stTerminal || nd.status == stRepeated || nd.proven:
+			v := nd.value // 0 for stRepeated: a draw
 			if nd.proven {
 				v = nd.proof
 			}
@@ -452,7 +452,7 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 	for {
 		nd := &s.t.nodes[idx]
 		switch {
-		case nd.status == stTerminal || nd.status == stPending || nd.proven:
+		case nd.status == stTerminal || nd.status == stRepeated || nd.status == stPending || nd.proven:
 			return idx, rootChild, false, nil
 		case nd.status == stUnvisited:
 			st := s.t.nodes[nd.parent].state.Clone()
@@ -465,6 +465,10 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 				if s.cfg.Solver {
 					s.prove(nd.parent)
 				}
+				return idx, rootChild, false, nil
+			}
+			if s.repeats(nd.parent, st) {
+				nd.status = stRepeated
 				return idx, rootChild, false, nil
 			}
 			nd.status = stPending
@@ -484,6 +488,40 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 		}
 		idx = next
 	}
+}
+
+// repeats reports whether st, the position of a new child of parent,
+// repeats a position on the path from the root to parent (the root
+// included), by env.RepetitionKeyer. Such a line returns to where it was
+// without progress: the search scores the child as a draw (value 0, not a
+// proof: the game's rules may go on) instead of searching it on, which
+// also keeps it from following a cycle ever deeper, one node per
+// simulation, when the network's values do not tell the cycle's positions
+// apart. Games whose states do not implement the interface never repeat.
+func (s *Search) repeats(parent int32, st env.State) bool {
+	r, ok := st.(env.RepetitionKeyer)
+	if !ok {
+		return false
+	}
+	key, ok := r.RepetitionKey()
+	if !ok {
+		return false
+	}
+	for a := parent; a >= 0; a = s.t.nodes[a].parent {
+		ar, ok := s.t.nodes[a].state.(env.RepetitionKeyer)
+		if !ok {
+			return false
+		}
+		k, ok := ar.RepetitionKey()
+		switch {
+		case !ok:
+			// Earlier positions cannot be keyed either.
+			return false
+		case k == key:
+			return true
+		}
+	}
+	return false
 }
 
 // selectPUCT picks the child of an expanded node maximising

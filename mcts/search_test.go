@@ -96,6 +96,10 @@ func checkTree(t *testing.T, s *Search) {
 			if math.Abs(nd.w0-float64(nd.visits)*float64(r)) > 1e-9 {
 				t.Fatalf("terminal node %d: value sum %v after %d visits of return %v", i, nd.w0, nd.visits, r)
 			}
+		case stRepeated:
+			if nd.w0 != 0 || nd.proven || nd.nchild != 0 {
+				t.Fatalf("repeated node %d: value sum %v, proven %v, %d children; want a draw, unproven, a leaf", i, nd.w0, nd.proven, nd.nchild)
+			}
 		case stUnvisited:
 			if nd.visits != 0 || nd.state != nil {
 				t.Fatalf("unvisited node %d has visits %d", i, nd.visits)

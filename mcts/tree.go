@@ -12,6 +12,10 @@ const (
 	stExpanded
 	// stTerminal: the game is over at this position.
 	stTerminal
+	// stRepeated: the position repeats one on its path from the root (see
+	// env.RepetitionKeyer); the search scores it as a draw and goes no
+	// deeper.
+	stRepeated
 )
 
 // node is one position of the tree and the edge leading to it. Nodes live

@@ -388,3 +388,62 @@ func TestAccessors(t *testing.T) {
 		t.Errorf("String methods wrong")
 	}
 }
+
+func TestRepetitionKey(t *testing.T) {
+	gone := "        "
+	shrunk := func(r2, r3, r4, r5 string) string { return diag(gone, gone, r2, r3, r4, r5, gone, gone) }
+	full := shrunk("  XOOX  ", "  OOO@  ", "  OO@@  ", "  X@@X  ")
+	other := shrunk("  XOOX  ", "  OO-@  ", "  OO@@  ", "  X@@X  ")
+	once := diag(gone, " X----X ", " -O---- ", " ------ ", " ---@-- ", " ------ ", " X----X ", gone)
+	key := func(opts Options, board string, phase Phase, turn int) (uint64, bool) {
+		t.Helper()
+		return mustPosition(t, opts, board, phase, turn).RepetitionKey()
+	}
+	for _, c := range []struct {
+		name  string
+		opts  Options
+		board string
+		phase Phase
+		turn  int
+	}{
+		{"placing", Options{}, diag("X------X", emptyRow, emptyRow, emptyRow, emptyRow, emptyRow, emptyRow, "X------X"), Placing, 0},
+		{"before the second shrink", Options{}, once, Moving, 150},
+		{"with a turn limit", Options{TurnLimit: 1000}, full, Moving, 300},
+		{"game over", Options{}, shrunk("  X--X  ", "  -O--  ", "  ----  ", "  X--X  "), Moving, 200},
+	} {
+		if k, ok := key(c.opts, c.board, c.phase, c.turn); ok {
+			t.Errorf("%s: RepetitionKey = %#x, true; want ok false (the turn counter matters)", c.name, k)
+		}
+	}
+	k200, ok := key(Options{}, full, Moving, 200)
+	if !ok {
+		t.Fatal("no key after the second shrink without a limit")
+	}
+	if k, ok := key(Options{}, full, Moving, 1000); !ok || k != k200 {
+		t.Errorf("the same position 800 turns later: key %#x, %v; want %#x, true", k, ok, k200)
+	}
+	for _, c := range []struct {
+		name  string
+		board string
+		turn  int
+	}{{"the other player to move", full, 201}, {"other pieces", other, 200}} {
+		if k, ok := key(Options{}, c.board, Moving, c.turn); !ok || k == k200 {
+			t.Errorf("%s: key %#x, %v; want ok and a key other than %#x", c.name, k, ok, k200)
+		}
+	}
+
+	// Play: on the full board both sides can only forfeit, and the
+	// position recurs every two turns.
+	s := mustPosition(t, Options{}, full, Moving, 200)
+	for range 2 {
+		if legal := s.LegalActions(nil); len(legal) != 1 {
+			t.Fatalf("full board: %d legal actions, want 1 (forfeit)", len(legal))
+		}
+		if err := s.ApplyAction(s.LegalActions(nil)[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k, ok := s.RepetitionKey(); !ok || k != k200 || s.Hash() == mustPosition(t, Options{}, full, Moving, 200).Hash() {
+		t.Errorf("after two forfeits: key %#x, %v (want %#x, true), and the hash must still differ (the turn is in it)", k, ok, k200)
+	}
+}

@@ -53,3 +53,15 @@ func (s *State) recomputeHash() uint64 {
 	}
 	return h ^ s.metaKey()
 }
+
+// RepetitionKey implements env.RepetitionKeyer. Without a turn limit (rule
+// 8) and once the second shrink is done, nothing in the rules depends on
+// the turn counter any more: the future is fixed by the pieces and the
+// player to move, so a position can recur, and a referee game can cycle
+// forever. Before that, or with a limit, ok is false.
+func (s *State) RepetitionKey() (key uint64, ok bool) {
+	if s.turnLimit != 0 || s.outcome != Ongoing || s.phase != Moving || s.b.shrinks < 2 {
+		return 0, false
+	}
+	return s.b.hash ^ mix64(uint64(s.mover())+0x7265706574697469), true
+}
