@@ -15,7 +15,9 @@
 // Values are from the point of view of the player to move; the tree stores
 // them from player 0's and negates for player 1, so two-player zero-sum
 // backup is right whatever the order of turns (passes are ordinary actions).
-// Terminal positions are scored by their true returns.
+// Terminal positions are scored by their true returns; a position that
+// repeats one on its path from the root (games whose states implement
+// env.RepetitionKeyer) is scored as a draw and not searched deeper.
 package mcts
 
 import (
