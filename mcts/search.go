@@ -364,9 +364,12 @@ gather:
 		nd := &s.t.nodes[leaf]
 		switch {
 		case nd.status == stTerminal || nd.status == stRepeated || nd.proven:
-			v := nd.value // 0 for stRepeated: a draw
-			if nd.proven {
+			v := nd.value
+			switch {
+			case nd.proven:
 				v = nd.proof
+			case nd.status == stRepeated:
+				v = 0 // a draw
 			}
 			s.countRootVisit(rootChild)
 			s.t.backup(leaf, float64(v))
