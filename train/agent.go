@@ -9,12 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
+	"github.com/zerokit/zerokit/internal/buildinfo"
 	"github.com/zerokit/zerokit/model/ckpt"
 	"github.com/zerokit/zerokit/rundir"
 )
@@ -127,7 +127,7 @@ func (t *trainer) refreshAgent(step int64) error {
 		Evaluations:  t.evaluations,
 	}
 	if prov.Commit == "" {
-		prov.Commit = BuildRevision()
+		prov.Commit = buildinfo.Revision()
 	}
 	var serveArgs []string
 	if g := t.cfg.Agent.GameTime; g > 0 {
@@ -163,29 +163,6 @@ func readHeader(path string) (ckpt.Header, error) {
 		return ckpt.Header{}, fmt.Errorf("%s: a running mean without averaged steps", path)
 	}
 	return rd.Header, nil
-}
-
-// BuildRevision returns the source revision this program was built from
-// (with "+dirty" for a modified work tree), or "" when the build recorded
-// none ("go run" records none; see Options.Commit).
-func BuildRevision() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	rev, dirty := "", false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev != "" && dirty {
-		rev += "+dirty"
-	}
-	return rev
 }
 
 // Machine describes this machine for provenance records: CPU model,

@@ -118,6 +118,11 @@ type Evaluation struct {
 	Command string `json:"command"`
 	// Time is when the match ended.
 	Time time.Time `json:"time"`
+	// Commit is the source revision of the program that played the match
+	// (with "+dirty" for a modified work tree), when its build recorded
+	// one: the same weights can play differently from one revision to the
+	// next.
+	Commit string `json:"commit,omitempty"`
 	// AsFirst and AsSecond split the results by the agent's colour (the
 	// first player is White in Watch Your Back!), when the match recorded
 	// them.

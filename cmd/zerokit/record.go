@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/internal/buildinfo"
 )
 
 // addToHelp is the help of eval's and refbench's -add-to flag.
@@ -39,6 +40,7 @@ func newEvalTarget(dir, weightsFile, command string, args []string) (*evalTarget
 func (t *evalTarget) add(e neural.Evaluation) error {
 	e.Command = t.command
 	e.Time = time.Now().UTC().Truncate(time.Second)
+	e.Commit = buildinfo.Revision()
 	if err := neural.AppendEvaluation(t.dir, t.weights, e); err != nil {
 		return fmt.Errorf("-add-to: %w", err)
 	}

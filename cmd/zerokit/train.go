@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zerokit/zerokit/internal/buildinfo"
 	"github.com/zerokit/zerokit/train"
 )
 
@@ -106,7 +107,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 // recorded, else (under "go run", which records none) the git commit of
 // the working directory, "+dirty" when it has changes; "" when unknown.
 func sourceRevision() string {
-	if rev := train.BuildRevision(); rev != "" {
+	if rev := buildinfo.Revision(); rev != "" {
 		return rev
 	}
 	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
