@@ -643,8 +643,7 @@ func readUsage(path string) (usage, error) {
 	return u, nil
 }
 
-// summarise totals one opponent's games.
-// summarise scores the played games of slots (those with an outcome).
+// summarise totals one opponent's games: those of slots with an outcome.
 func (o *Options) summarise(name string, slots []Game) Match {
 	m := Match{Opponent: name, Agent: o.AgentID, TimeLimit: o.TimeLimit, SpaceLimit: o.SpaceLimit, Games: []Game{}}
 	var all, white, black [3]int
