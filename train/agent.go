@@ -114,7 +114,7 @@ func (t *trainer) refreshAgent(step int64) error {
 	}
 	bs := t.buffer.Stats()
 	prov := &neural.Provenance{
-		Commit:       t.opts.Commit,
+		Commit:       t.revision(),
 		Command:      t.opts.Command,
 		Config:       t.configPath,
 		Seed:         t.cfg.Seed,
@@ -125,9 +125,6 @@ func (t *trainer) refreshAgent(step int64) error {
 		Machine:      Machine(),
 		Averaging:    averaging,
 		Evaluations:  t.evaluations,
-	}
-	if prov.Commit == "" {
-		prov.Commit = buildinfo.Revision()
 	}
 	var serveArgs []string
 	if g := t.cfg.Agent.GameTime; g > 0 {
@@ -163,6 +160,15 @@ func readHeader(path string) (ckpt.Header, error) {
 		return ckpt.Header{}, fmt.Errorf("%s: a running mean without averaged steps", path)
 	}
 	return rd.Header, nil
+}
+
+// revision is the source revision of the program training: Options.Commit,
+// else the one its build recorded.
+func (t *trainer) revision() string {
+	if t.opts.Commit != "" {
+		return t.opts.Commit
+	}
+	return buildinfo.Revision()
 }
 
 // Machine describes this machine for provenance records: CPU model,

@@ -18,7 +18,6 @@ import (
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/internal/buildinfo"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
@@ -812,7 +811,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 				Search:  fmt.Sprintf("%s, %s %d simulations", label, cfg.Eval.Mode, cfg.Eval.Simulations),
 				Command: fmt.Sprintf("zerokit train's evaluation at step %d (%d games, %d random opening moves per pair)", step, cfg.Eval.Games, cfg.Eval.OpeningMoves),
 				Time:    time.Now().UTC().Round(time.Second),
-				Commit:  buildinfo.Revision(),
+				Commit:  t.revision(),
 			})
 		}
 		t.log.Info("evaluation", "step", step, "opponent", opp, "wins", e.Wins, "draws", e.Draws, "losses", e.Losses,

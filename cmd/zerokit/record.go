@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ func newEvalTarget(dir, weightsFile, command string, args []string) (*evalTarget
 func (t *evalTarget) add(e neural.Evaluation) error {
 	e.Command = t.command
 	e.Time = time.Now().UTC().Truncate(time.Second)
-	e.Commit = buildinfo.Revision()
+	e.Commit = sourceRevision()
 	if err := neural.AppendEvaluation(t.dir, t.weights, e); err != nil {
 		return fmt.Errorf("-add-to: %w", err)
 	}
@@ -75,4 +76,22 @@ func searchSummary(s neural.Settings) string {
 // newResults converts wins, draws and losses.
 func newResults(w, d, l int) *neural.Results {
 	return &neural.Results{Wins: w, Draws: d, Losses: l}
+}
+
+// sourceRevision is the source revision of this program: the one its build
+// recorded, else (under "go run", which records none) the git commit of
+// the working directory, "+dirty" when it has changes; "" when unknown.
+func sourceRevision() string {
+	if rev := buildinfo.Revision(); rev != "" {
+		return rev
+	}
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	rev := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		rev += "+dirty"
+	}
+	return rev
 }

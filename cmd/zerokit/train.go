@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"strings"
 	"time"
 
-	"github.com/zerokit/zerokit/internal/buildinfo"
 	"github.com/zerokit/zerokit/train"
 )
 
@@ -101,24 +99,6 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	fmt.Fprintf(stdout, "steps %d -> %d, %d iterations, %d games; stopped: %s\n",
 		sum.StartStep, sum.Step, sum.Iterations, sum.Games, sum.Stopped)
 	return nil
-}
-
-// sourceRevision is the source revision of this program: the one its build
-// recorded, else (under "go run", which records none) the git commit of
-// the working directory, "+dirty" when it has changes; "" when unknown.
-func sourceRevision() string {
-	if rev := buildinfo.Revision(); rev != "" {
-		return rev
-	}
-	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	rev := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-		rev += "+dirty"
-	}
-	return rev
 }
 
 // linksLibtorch reports whether this build links libtorch (about 170 MB
