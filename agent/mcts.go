@@ -77,6 +77,10 @@ func PureMCTSFactory(simulations, rollouts int) (Factory, error) {
 // Name returns the agent's name.
 func (m *MCTS) Name() string { return m.name }
 
+// SetTablebase makes the search look positions up in tb (nil for none;
+// see mcts.Search.SetTablebase).
+func (m *MCTS) SetTablebase(tb env.Tablebase) { m.search.SetTablebase(tb) }
+
 // Stats returns the search's work counters.
 func (m *MCTS) Stats() mcts.SearchStats { return m.search.Stats() }
 

@@ -29,6 +29,7 @@ import (
 type Search struct {
 	cfg  Config
 	eval Evaluator
+	tb   env.Tablebase
 	rng  *rand.Rand
 	t    tree
 
@@ -156,6 +157,12 @@ func NewSearch(cfg Config, eval Evaluator, seed uint64) (*Search, error) {
 		rng:  rand.New(rand.NewPCG(seed, 0x5ea5c4)),
 	}, nil
 }
+
+// SetTablebase makes the search look up every new position in tb (nil for
+// none): a position in the table is a leaf valued exactly, like the end of
+// the game, and with Config.Solver a proof. Call it before a search, not
+// during one.
+func (s *Search) SetTablebase(tb env.Tablebase) { s.tb = tb }
 
 // Config returns the search's configuration.
 func (s *Search) Config() Config { return s.cfg }
@@ -363,7 +370,7 @@ gather:
 		}
 		nd := &s.t.nodes[leaf]
 		switch {
-		case nd.status == stTerminal || nd.status == stRepeated || nd.proven:
+		case nd.status == stTerminal || nd.status == stRepeated || nd.status == stSolved || nd.proven:
 			v := nd.value
 			switch {
 			case nd.proven:
@@ -455,7 +462,7 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 	for {
 		nd := &s.t.nodes[idx]
 		switch {
-		case nd.status == stTerminal || nd.status == stRepeated || nd.status == stPending || nd.proven:
+		case nd.status == stTerminal || nd.status == stRepeated || nd.status == stSolved || nd.status == stPending || nd.proven:
 			return idx, rootChild, false, nil
 		case nd.status == stUnvisited:
 			st := s.t.nodes[nd.parent].state.Clone()
@@ -465,6 +472,12 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 			nd.state = st
 			if st.IsTerminal() {
 				nd.setTerminal(st, s.cfg.Solver)
+				if s.cfg.Solver {
+					s.prove(nd.parent)
+				}
+				return idx, rootChild, false, nil
+			}
+			if s.solved(nd) {
 				if s.cfg.Solver {
 					s.prove(nd.parent)
 				}
@@ -491,6 +504,19 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 		}
 		idx = next
 	}
+}
+
+// solved looks the position of the new node nd up in the tablebase and, if
+// it is there, marks nd solved.
+func (s *Search) solved(nd *node) bool {
+	if s.tb == nil {
+		return false
+	}
+	v, n, ok := s.tb.Probe(nd.state)
+	if ok {
+		nd.setSolved(nd.state, v, n, s.cfg.Solver)
+	}
+	return ok
 }
 
 // repeats reports whether st, the position of a new child of parent,
@@ -713,8 +739,9 @@ func (s *Search) expand(l *leafSlot) error {
 }
 
 // lookAhead (Config.Solver) plays every move of the freshly expanded node
-// n, marks the children where the game ends as terminal and proven, and
-// proves n and its ancestors where that settles them.
+// n, marks the children where the game ends as terminal and proven and
+// those in the tablebase as solved and proven, and proves n and its
+// ancestors where that settles them.
 func (s *Search) lookAhead(n int32) error {
 	nd := &s.t.nodes[n]
 	parent := nd.state
@@ -726,6 +753,12 @@ func (s *Search) lookAhead(n int32) error {
 			return fmt.Errorf("mcts: applying legal action %d: %w", ch.action, err)
 		}
 		if !st.IsTerminal() {
+			ch.state = st
+			if s.solved(ch) {
+				found = true
+			} else {
+				ch.state = nil
+			}
 			continue
 		}
 		ch.state = st

@@ -96,6 +96,10 @@ func checkTree(t *testing.T, s *Search) {
 			if math.Abs(nd.w0-float64(nd.visits)*float64(r)) > 1e-9 {
 				t.Fatalf("terminal node %d: value sum %v after %d visits of return %v", i, nd.w0, nd.visits, r)
 			}
+		case stSolved:
+			if math.Abs(nd.w0-float64(nd.visits)*float64(nd.value)) > 1e-9 || nd.nchild != 0 || math.Abs(float64(nd.value)) > 1 {
+				t.Fatalf("solved node %d: value sum %v after %d visits of value %v, %d children", i, nd.w0, nd.visits, nd.value, nd.nchild)
+			}
 		case stRepeated:
 			if nd.w0 != 0 || nd.proven || nd.nchild != 0 {
 				t.Fatalf("repeated node %d: value sum %v, proven %v, %d children; want a draw, unproven, a leaf", i, nd.w0, nd.proven, nd.nchild)

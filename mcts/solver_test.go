@@ -187,6 +187,12 @@ func checkProofs(t *testing.T, s *Search) {
 			}
 			continue
 		}
+		if nd.status == stSolved {
+			if !nd.proven || nd.proof != nd.value {
+				t.Fatalf("solved node %d: proven %v proof %v, value %v", i, nd.proven, nd.proof, nd.value)
+			}
+			continue
+		}
 		if !nd.proven {
 			continue
 		}

@@ -1,6 +1,10 @@
 package mcts
 
-import "github.com/zerokit/zerokit/env"
+import (
+	"math"
+
+	"github.com/zerokit/zerokit/env"
+)
 
 // Node states.
 const (
@@ -16,6 +20,10 @@ const (
 	// env.RepetitionKeyer); the search scores it as a draw and goes no
 	// deeper.
 	stRepeated
+	// stSolved: the position is in the search's tablebase
+	// (Search.SetTablebase): its exact value is known and the search goes
+	// no deeper.
+	stSolved
 )
 
 // node is one position of the tree and the edge leading to it. Nodes live
@@ -61,6 +69,20 @@ func (n *node) setTerminal(st env.State, solver bool) {
 	n.value = st.Returns()[0]
 	if solver {
 		n.proven, n.proof = true, n.value
+	}
+}
+
+// setSolved marks n, whose position st the tablebase values at value for
+// the player to move with actions to the end, solved: its value is the
+// exact one from player 0's point of view; with solver it is also proven.
+func (n *node) setSolved(st env.State, value float32, actions int, solver bool) {
+	n.status = stSolved
+	n.value = value
+	if st.CurrentPlayer() == 1 {
+		n.value = -value
+	}
+	if solver {
+		n.proven, n.proof, n.depth = true, n.value, uint16(min(actions, math.MaxUint16-1))
 	}
 }
 

@@ -39,6 +39,9 @@ func (n *Network) NewAgent(s Settings, seed uint64) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tg, ok := n.game.(env.TablebaseGame); ok && !s.NoTablebase {
+		m.SetTablebase(tg.Tablebase())
+	}
 	return &Agent{name: name, settings: s, weights: n.info.Weights, search: m}, nil
 }
 

@@ -97,7 +97,7 @@ func (p *Pool) Close() error {
 
 // Kind is the "net" agent spec kind, loading networks through p:
 //
-//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,solver=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval][,sym=0|1][,ptemp=T][,backend=go|libtorch]
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,solver=0|1][,tb=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval][,sym=0|1][,ptemp=T][,backend=go|libtorch]
 //
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
@@ -167,6 +167,7 @@ func searchKeys() map[string]string {
 		"reuse":    "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
 		"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
 		"solver":   "1 runs MCTS-Solver: every move of an expanded position is tried for a game end, proven wins and losses propagate, a proven win is always played and a proven loss never while another move remains (default: the agent's, else 0)",
+		"tb":       "1 looks positions up in the game's tablebase, if it has one (Watch Your Back!: the solved endgame after the second shrink, for games without a turn limit, as the referee's), 0 does not (default: the agent's, else 1)",
 		"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
 		"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
 		"mterm":    "what the material term blends in: " + agent.TermHelp + " (default: the agent's, else " + agent.TermMaterial + ")",
@@ -178,7 +179,7 @@ func searchKeys() map[string]string {
 }
 
 // ApplyParams overrides base with a spec's sims, time, leaves, cpuct,
-// mode, reuse, nodes, solver, material, sym and ptemp parameters and validates the result.
+// mode, reuse, nodes, solver, tb, material, sym and ptemp parameters and validates the result.
 func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	s := base
 	var err error
@@ -219,6 +220,11 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	if s.Solver, err = p.Bool("solver", s.Solver); err != nil {
 		return Settings{}, err
 	}
+	useTB, err := p.Bool("tb", !s.NoTablebase)
+	if err != nil {
+		return Settings{}, err
+	}
+	s.NoTablebase = !useTB
 	if s.MaterialWeight, err = p.Float("material", s.MaterialWeight, 0, 0.999); err != nil {
 		return Settings{}, err
 	}

@@ -52,6 +52,12 @@ type Settings struct {
 	// propagate, and the agent plays a proven win when it has one and
 	// never a proven loss while another move remains.
 	Solver bool `json:"solver,omitempty"`
+	// NoTablebase keeps the search from looking positions up in the
+	// game's tablebase (env.TablebaseGame; for Watch Your Back! the solved
+	// endgame after the second shrink without a turn limit, wyb.Endgame),
+	// which it does by default: a position in the table is a leaf with its
+	// exact value, and with Solver a proof.
+	NoTablebase bool `json:"no_tablebase,omitempty"`
 	// MaterialWeight, when positive, blends the game's material balance
 	// into the search's leaf values (agent.MaterialUtility): 0 is the
 	// network's value alone.
@@ -174,6 +180,9 @@ func (s Settings) Label() string {
 	}
 	if s.Solver {
 		parts = append(parts, "solver")
+	}
+	if s.NoTablebase {
+		parts = append(parts, "notb")
 	}
 	if s.AverageSymmetries {
 		parts = append(parts, "sym")

@@ -29,6 +29,8 @@ type Options struct {
 // Game is Watch Your Back! with fixed options. It implements env.Game.
 type Game struct {
 	opts Options
+	// endgame is the solved endgame (Tablebase), built on first use.
+	endgame *Endgame
 }
 
 var _ env.Game = (*Game)(nil)
@@ -42,7 +44,7 @@ const MaxTurnLimit = 1 << 30
 // with Options{TurnLimit: DefaultTurnLimit} is the training game.
 func New(opts Options) *Game {
 	opts.TurnLimit = max(0, min(opts.TurnLimit, MaxTurnLimit))
-	return &Game{opts: opts}
+	return &Game{opts: opts, endgame: NewEndgame()}
 }
 
 // Options returns the game's options.

@@ -1,0 +1,133 @@
+package mcts
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/wyb"
+)
+
+// wybPosition builds a Watch Your Back! position without a turn limit.
+func wybPosition(t *testing.T, turn int, rows ...string) *wyb.State {
+	t.Helper()
+	s, err := wyb.NewPosition(wyb.Options{}, strings.Join(rows, "\n"), wyb.Moving, turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// exact is the table's value of the position after action from s, for
+// the player to move at s, and its number of actions to the end from s.
+func exact(t *testing.T, tb env.Tablebase, s env.State, action int) (float32, int) {
+	t.Helper()
+	c := s.Clone()
+	if err := c.ApplyAction(action); err != nil {
+		t.Fatal(err)
+	}
+	if c.IsTerminal() {
+		return c.Returns()[s.CurrentPlayer()], 1
+	}
+	v, n, ok := tb.Probe(c)
+	if !ok {
+		t.Fatalf("position after %s not in the table", s.ActionString(action))
+	}
+	return -v, n + 1
+}
+
+// TestTablebaseLeaves checks that positions in the tablebase are leaves
+// valued exactly: a root in the table is proven at once with the table's
+// value and plays its fastest win (with the solver), every visit of a
+// child gives its exact value (without), and a position one move before
+// the second shrink is proven by its children only with the table.
+func TestTablebaseLeaves(t *testing.T) {
+	tb := wyb.New(wyb.Options{}).Tablebase()
+	gone := strings.Repeat(" ", 15)
+	// White to move wins in 5 actions.
+	end := wybPosition(t, 300, gone, gone, "    X - @ X", "    O @ - O", "    - O @ -", "    X - - X", gone, gone)
+	want, wantN, ok := tb.Probe(end)
+	if !ok || want != 1 || wantN != 5 {
+		t.Fatalf("table: %v in %d (in it: %v); the test wants a win in 5", want, wantN, ok)
+	}
+
+	t.Run("solver", func(t *testing.T) {
+		cfg := testConfig(ModePUCT, 100)
+		cfg.Solver = true
+		s, err := NewSearch(cfg, valueEvaluator{0}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetTablebase(tb)
+		res := run(t, s, end)
+		checkProofs(t, s)
+		if !res.Proven || res.ProvenValue != want || res.ProvenMoves != wantN {
+			t.Fatalf("proven %v value %v in %d; want the table's %v in %d", res.Proven, res.ProvenValue, res.ProvenMoves, want, wantN)
+		}
+		if v, n := exact(t, tb, end, res.Action); v != 1 || n != wantN {
+			t.Fatalf("played %s: %v in %d; want the win in %d", end.ActionString(res.Action), v, n, wantN)
+		}
+	})
+
+	t.Run("no solver", func(t *testing.T) {
+		s, err := NewSearch(testConfig(ModePUCT, 200), valueEvaluator{0.3}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetTablebase(tb)
+		res := run(t, s, end)
+		for i, a := range res.Actions {
+			if res.Visits[i] == 0 {
+				continue
+			}
+			if v, _ := exact(t, tb, end, a); math.Abs(float64(res.Q[i]-v)) > 1e-6 {
+				t.Errorf("%s: Q %v after %d visits; want the exact %v", end.ActionString(a), res.Q[i], res.Visits[i], v)
+			}
+		}
+		if res.Proven || s.TreeSize() != 1+len(res.Actions) {
+			t.Errorf("proven %v, tree of %d nodes; want unproven, the root and its %d children", res.Proven, s.TreeSize(), len(res.Actions))
+		}
+	})
+
+	// Black to move; the second shrink follows its move.
+	before := wybPosition(t, 191, gone,
+		"  X - - - - X",
+		"  - - O - - -",
+		"  - - O @ - -",
+		"  - - @ O - -",
+		"  - - - @ - O",
+		"  X - - - - X",
+		gone)
+	best := float32(-2)
+	for _, a := range before.LegalActions(nil) {
+		c := before.Clone()
+		if err := c.ApplyAction(a); err != nil {
+			t.Fatal(err)
+		}
+		if c.IsTerminal() {
+			t.Fatalf("%s ends the game; the test wants the table to decide", before.ActionString(a))
+		}
+		v, _ := exact(t, tb, before, a)
+		best = max(best, v)
+	}
+	for _, withTable := range []bool{true, false} {
+		cfg := testConfig(ModePUCT, 50)
+		cfg.Solver = true
+		s, err := NewSearch(cfg, valueEvaluator{0}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withTable {
+			s.SetTablebase(tb)
+		}
+		res := run(t, s, before)
+		checkProofs(t, s)
+		if withTable && (!res.Proven || res.ProvenValue != best) {
+			t.Errorf("with the table: proven %v value %v; want the best child's exact %v", res.Proven, res.ProvenValue, best)
+		}
+		if !withTable && res.Proven {
+			t.Errorf("without the table: proven %v; want unproven", res.ProvenValue)
+		}
+	}
+}
