@@ -477,7 +477,7 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 				}
 				return idx, rootChild, false, nil
 			}
-			if s.solved(nd) {
+			if s.solved(nd, st) {
 				if s.cfg.Solver {
 					s.prove(nd.parent)
 				}
@@ -506,15 +506,16 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 	}
 }
 
-// solved looks the position of the new node nd up in the tablebase and, if
-// it is there, marks nd solved.
-func (s *Search) solved(nd *node) bool {
+// solved looks st, the position of the new node nd, up in the tablebase
+// and, if it is there, gives nd the position and marks it solved.
+func (s *Search) solved(nd *node, st env.State) bool {
 	if s.tb == nil {
 		return false
 	}
-	v, n, ok := s.tb.Probe(nd.state)
+	v, n, ok := s.tb.Probe(st)
 	if ok {
-		nd.setSolved(nd.state, v, n, s.cfg.Solver)
+		nd.state = st
+		nd.setSolved(st, v, n, s.cfg.Solver)
 	}
 	return ok
 }
@@ -753,12 +754,7 @@ func (s *Search) lookAhead(n int32) error {
 			return fmt.Errorf("mcts: applying legal action %d: %w", ch.action, err)
 		}
 		if !st.IsTerminal() {
-			ch.state = st
-			if s.solved(ch) {
-				found = true
-			} else {
-				ch.state = nil
-			}
+			found = s.solved(ch, st) || found
 			continue
 		}
 		ch.state = st
