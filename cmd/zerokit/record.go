@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -79,11 +81,17 @@ func newResults(w, d, l int) *neural.Results {
 }
 
 // sourceRevision is the source revision of this program: the one its build
-// recorded, else (under "go run", which records none) the git commit of
-// the working directory, "+dirty" when it has changes; "" when unknown.
+// recorded, else, under "go run" (which records none but builds from the
+// working directory just before running), the git commit of the working
+// directory, "+dirty" when it has changes; "" when unknown. A binary built
+// without VCS stamping (-buildvcs=false) reports "": the working directory
+// may have moved on since it was built.
 func sourceRevision() string {
 	if rev := buildinfo.Revision(); rev != "" {
 		return rev
+	}
+	if exe, err := os.Executable(); err != nil || !builtByGoRun(exe) {
+		return ""
 	}
 	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
@@ -94,4 +102,11 @@ func sourceRevision() string {
 		rev += "+dirty"
 	}
 	return rev
+}
+
+// builtByGoRun reports whether the executable at path is one "go run"
+// built: it links into a temporary go-build directory, under exe/.
+func builtByGoRun(path string) bool {
+	dir := filepath.ToSlash(filepath.Dir(path))
+	return strings.HasSuffix(dir, "/exe") && strings.Contains(dir, "/go-build")
 }
