@@ -60,8 +60,15 @@ func (s *State) recomputeHash() uint64 {
 // player to move, so a position can recur, and a referee game can cycle
 // forever. Before that, or with a limit, ok is false.
 func (s *State) RepetitionKey() (key uint64, ok bool) {
-	if s.turnLimit != 0 || s.outcome != Ongoing || s.phase != Moving || s.b.shrinks < 2 {
+	if !s.inEndgame() {
 		return 0, false
 	}
 	return s.b.hash ^ mix64(uint64(s.mover())+0x7265706574697469), true
+}
+
+// inEndgame reports whether s is a game without a turn limit, not over,
+// after the second shrink: its future is fixed by the pieces and the
+// player to move (RepetitionKey, Endgame).
+func (s *State) inEndgame() bool {
+	return s.turnLimit == 0 && s.outcome == Ongoing && s.phase == Moving && s.b.shrinks >= 2
 }
