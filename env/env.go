@@ -117,26 +117,6 @@ type RepetitionKeyer interface {
 	RepetitionKey() (key uint64, ok bool)
 }
 
-// Tablebase knows the exact game-theoretic value of some positions of a
-// game, as a chess endgame tablebase does: values proven by solving that
-// part of the game backwards from its ends, not estimated.
-type Tablebase interface {
-	// Probe returns the value of s for the player to move under perfect
-	// play by both sides (+1 a win, 0 a draw, -1 a loss) and the number of
-	// actions to the end of the game when both sides play the table's
-	// moves (the winner the fastest win, the loser the longest
-	// resistance; 0 for a draw), or ok false when s is not in the table.
-	// It must be safe for concurrent use.
-	Probe(s State) (value float32, actions int, ok bool)
-}
-
-// TablebaseGame is implemented by games that have a Tablebase.
-type TablebaseGame interface {
-	// Tablebase returns the game's table, or nil if the game (with its
-	// options) has none.
-	Tablebase() Tablebase
-}
-
 // Symmetry is a transformation of the board that maps observation cells and
 // actions to their images. Cells[i] is the image of cell i (row*Width+col)
 // and Actions[a] the image of action a.
