@@ -14,6 +14,7 @@ import (
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/python"
 )
 
@@ -142,5 +143,59 @@ func TestDirRepairs(t *testing.T) {
 	}
 	if _, err := agents.Dir("chess", cache); err == nil {
 		t.Error("Dir(chess): no error")
+	}
+}
+
+// TestShippedAgentUsesEndgame checks that the shipped Watch Your Back!
+// agent looks positions up in the game's solved endgame, as in the
+// referee's game (no turn limit): on a budget far too small to find it by
+// search, it knows a win in 5 actions and plays the move that keeps it;
+// with tb=0 it does not know it.
+func TestShippedAgentUsesEndgame(t *testing.T) {
+	dir, err := agents.Dir("wyb", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := wyb.New(wyb.Options{})
+	net, err := neural.Load(dir, game, neural.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer net.Close()
+	gone := strings.Repeat(" ", 15)
+	pos, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone, gone,
+		"    X - @ X", "    O @ - O", "    - O @ -", "    X - - X", gone, gone}, "\n"), wyb.Moving, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := game.Tablebase()
+	for _, useTable := range []bool{true, false} {
+		s := net.Info().Settings
+		s.Simulations, s.MoveTime, s.NoTablebase = 16, 0, !useTable
+		bot, err := net.NewAgent(s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := bot.Act(context.Background(), pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := bot.LastResult()
+		if !useTable {
+			if res.Proven {
+				t.Errorf("tb=0: proven %v in %d with 16 simulations; want no proof", res.ProvenValue, res.ProvenMoves)
+			}
+			continue
+		}
+		if !res.Proven || res.ProvenValue != 1 || res.ProvenMoves != 5 {
+			t.Fatalf("proven %v: %v in %d; want the table's win in 5", res.Proven, res.ProvenValue, res.ProvenMoves)
+		}
+		next := pos.Clone()
+		if err := next.ApplyAction(a); err != nil {
+			t.Fatal(err)
+		}
+		if v, n, ok := tb.Probe(next); !ok || v != -1 || n != 4 {
+			t.Errorf("played %s: the opponent's %v in %d (in the table: %v); want a loss in 4", pos.ActionString(a), v, n, ok)
+		}
 	}
 }
