@@ -26,12 +26,7 @@ func (e valueEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, 
 func deadlock(t *testing.T, opts wyb.Options, turn int) *wyb.State {
 	t.Helper()
 	gone := strings.Repeat(" ", 15)
-	rows := []string{gone, gone, "    X O O X", "    O O O @", "    O O @ @", "    X @ @ X", gone, gone}
-	s, err := wyb.NewPosition(opts, strings.Join(rows, "\n"), wyb.Moving, turn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return wybPosition(t, opts, turn, gone, gone, "    X O O X", "    O O O @", "    O O @ @", "    X @ @ X", gone, gone)
 }
 
 func TestRepetitionIsADraw(t *testing.T) {

@@ -9,10 +9,11 @@ import (
 	"github.com/zerokit/zerokit/env/wyb"
 )
 
-// wybPosition builds a Watch Your Back! position without a turn limit.
-func wybPosition(t *testing.T, turn int, rows ...string) *wyb.State {
+// wybPosition builds a Watch Your Back! position of the moving phase from
+// its diagram's rows.
+func wybPosition(t *testing.T, opts wyb.Options, turn int, rows ...string) *wyb.State {
 	t.Helper()
-	s, err := wyb.NewPosition(wyb.Options{}, strings.Join(rows, "\n"), wyb.Moving, turn)
+	s, err := wyb.NewPosition(opts, strings.Join(rows, "\n"), wyb.Moving, turn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestTablebaseLeaves(t *testing.T) {
 	tb := wyb.New(wyb.Options{}).Tablebase()
 	gone := strings.Repeat(" ", 15)
 	// White to move wins in 5 actions.
-	end := wybPosition(t, 300, gone, gone, "    X - @ X", "    O @ - O", "    - O @ -", "    X - - X", gone, gone)
+	end := wybPosition(t, wyb.Options{}, 300, gone, gone, "    X - @ X", "    O @ - O", "    - O @ -", "    X - - X", gone, gone)
 	want, wantN, ok := tb.Probe(end)
 	if !ok || want != 1 || wantN != 5 {
 		t.Fatalf("table: %v in %d (in it: %v); the test wants a win in 5", want, wantN, ok)
@@ -91,7 +92,7 @@ func TestTablebaseLeaves(t *testing.T) {
 	})
 
 	// Black to move; the second shrink follows its move.
-	before := wybPosition(t, 191, gone,
+	before := wybPosition(t, wyb.Options{}, 191, gone,
 		"  X - - - - X",
 		"  - - O - - -",
 		"  - - O @ - -",

@@ -2,6 +2,7 @@ package wyb
 
 import (
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/zerokit/zerokit/env"
@@ -223,11 +224,11 @@ func (sv *endgameSolver) solve(e *Endgame, nw, nb int) {
 		}
 	}
 	n := 2 * len(sv.whites)
-	sv.first = resize(sv.first, n+1)
+	sv.first = slices.Grow(sv.first[:0], n+1)[:n+1]
 	sv.succ = sv.succ[:0]
-	sv.winAt = resize(sv.winAt, n)
-	sv.lossAt = resize(sv.lossAt, n)
-	sv.open = resize(sv.open, n)
+	sv.winAt = slices.Grow(sv.winAt[:0], n)[:n]
+	sv.lossAt = slices.Grow(sv.lossAt[:0], n)[:n]
+	sv.open = slices.Grow(sv.open[:0], n)[:n]
 	for i := range n {
 		pos := State{
 			b: board{
@@ -338,7 +339,7 @@ func (sv *endgameSolver) solve(e *Endgame, nw, nb int) {
 
 // predecessors inverts the successor lists of n positions.
 func (sv *endgameSolver) predecessors(n int) {
-	sv.pfirst = resize(sv.pfirst, n+1)
+	sv.pfirst = slices.Grow(sv.pfirst[:0], n+1)[:n+1]
 	clear(sv.pfirst)
 	for _, j := range sv.succ {
 		sv.pfirst[j+1]++
@@ -346,21 +347,13 @@ func (sv *endgameSolver) predecessors(n int) {
 	for i := range n {
 		sv.pfirst[i+1] += sv.pfirst[i]
 	}
-	sv.fill = resize(sv.fill, n)
+	sv.fill = slices.Grow(sv.fill[:0], n)[:n]
 	copy(sv.fill, sv.pfirst[:n])
-	sv.pred = resize(sv.pred, len(sv.succ))
+	sv.pred = slices.Grow(sv.pred[:0], len(sv.succ))[:len(sv.succ)]
 	for i := range n {
 		for _, j := range sv.succ[sv.first[i]:sv.first[i+1]] {
 			sv.pred[sv.fill[j]] = int32(i)
 			sv.fill[j]++
 		}
 	}
-}
-
-// resize returns buf with length n, reallocating only when needed.
-func resize[T any](buf []T, n int) []T {
-	if cap(buf) < n {
-		return make([]T, n)
-	}
-	return buf[:n]
 }
