@@ -21,8 +21,29 @@ type Agent interface {
 	Name() string
 	// Act returns a legal action for the player to move in s. It must not
 	// modify s (agents that search Clone it). It returns an error when s is
-	// terminal or ctx is cancelled before an action is chosen.
+	// terminal or ctx is cancelled before an action is chosen. A deadline
+	// of ctx that passes (even before the call) is not an error: it asks
+	// for the best action found so far, and every agent of this module
+	// has one (see Cancelled).
 	Act(ctx context.Context, s env.State) (action int, err error)
+}
+
+// FallbackCounter is implemented by agents that may answer a move without
+// having searched it, when the deadline passed before their search
+// produced anything (mcts.Result.Fallback): Fallbacks counts those moves
+// since the agent was built. Match runners report the count.
+type FallbackCounter interface {
+	Fallbacks() int
+}
+
+// Cancelled returns ctx's error if ctx was cancelled, and nil while it is
+// live or when only its deadline has passed: under a time limit an agent
+// must still answer, and only cancellation means nobody wants the answer.
+func Cancelled(ctx context.Context) error {
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
 }
 
 // Factory builds a fresh agent seeded with seed. An agent keeps per-game

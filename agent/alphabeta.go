@@ -242,7 +242,7 @@ func (ab *AlphaBeta) Act(ctx context.Context, s env.State) (int, error) {
 // stops the search).
 func (ab *AlphaBeta) Search(ctx context.Context, s env.State) (SearchResult, error) {
 	start := time.Now()
-	if err := ctx.Err(); err != nil {
+	if err := Cancelled(ctx); err != nil {
 		return SearchResult{}, err
 	}
 	if s.IsTerminal() {
@@ -308,7 +308,7 @@ func (ab *AlphaBeta) Search(ctx context.Context, s env.State) (SearchResult, err
 	if ab.err != nil {
 		return SearchResult{}, ab.err
 	}
-	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	if err := Cancelled(ctx); err != nil {
 		return SearchResult{}, err
 	}
 	res.Nodes = ab.nodes

@@ -39,7 +39,7 @@ func (g *Greedy) Name() string { return g.name }
 
 // Act returns the legal action with the best one-ply score.
 func (g *Greedy) Act(ctx context.Context, s env.State) (int, error) {
-	if err := ctx.Err(); err != nil {
+	if err := Cancelled(ctx); err != nil {
 		return 0, err
 	}
 	me := s.CurrentPlayer()

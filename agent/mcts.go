@@ -84,6 +84,11 @@ func (m *MCTS) SetTablebase(tb env.Tablebase) { m.search.SetTablebase(tb) }
 // Stats returns the search's work counters.
 func (m *MCTS) Stats() mcts.SearchStats { return m.search.Stats() }
 
+// Fallbacks is the number of moves the search answered without a
+// completed simulation because its deadline passed first (see
+// mcts.Result.Fallback).
+func (m *MCTS) Fallbacks() int { return m.search.Stats().Fallbacks }
+
 // LastResult returns the result of the last search.
 func (m *MCTS) LastResult() mcts.Result { return m.last }
 

@@ -28,7 +28,7 @@ func (r *Random) Name() string { return "random" }
 
 // Act returns a uniformly random legal action.
 func (r *Random) Act(ctx context.Context, s env.State) (int, error) {
-	if err := ctx.Err(); err != nil {
+	if err := Cancelled(ctx); err != nil {
 		return 0, err
 	}
 	r.legal = s.LegalActions(r.legal)

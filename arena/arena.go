@@ -74,6 +74,11 @@ type GameRecord struct {
 	// MovesA and MovesB count each agent's actions.
 	MovesA int `json:"moves_a"`
 	MovesB int `json:"moves_b"`
+	// FallbacksA and FallbacksB count the actions each agent chose
+	// without a completed search, its deadline having passed first
+	// (agent.FallbackCounter).
+	FallbacksA int `json:"fallbacks_a,omitempty"`
+	FallbacksB int `json:"fallbacks_b,omitempty"`
 	// Actions lists the actions from the initial state (the opening's
 	// included) when Config.KeepActions is set.
 	Actions []int `json:"actions,omitempty"`
@@ -101,6 +106,10 @@ type Result struct {
 	ThinkB time.Duration `json:"think_b_ns"`
 	MovesA int           `json:"moves_a"`
 	MovesB int           `json:"moves_b"`
+	// FallbacksA and FallbacksB count the actions each agent chose
+	// without a completed search (see GameRecord).
+	FallbacksA int `json:"fallbacks_a,omitempty"`
+	FallbacksB int `json:"fallbacks_b,omitempty"`
 	// MaxThinkA and MaxThinkB are the longest times each agent spent on
 	// one move over the match.
 	MaxThinkA time.Duration `json:"max_think_a_ns"`
@@ -151,6 +160,8 @@ func (r *Result) add(g GameRecord) {
 	r.ThinkB += g.ThinkB
 	r.MovesA += g.MovesA
 	r.MovesB += g.MovesB
+	r.FallbacksA += g.FallbacksA
+	r.FallbacksB += g.FallbacksB
 	r.MaxThinkA = max(r.MaxThinkA, g.MaxThinkA)
 	r.MaxThinkB = max(r.MaxThinkB, g.MaxThinkB)
 }
@@ -323,6 +334,7 @@ func playIndexed(ctx context.Context, cfg Config, maxMoves int, fa, fb agent.Fac
 		ThinkA: g.Think[colour], ThinkB: g.Think[1-colour],
 		MaxThinkA: g.MaxThink[colour], MaxThinkB: g.MaxThink[1-colour],
 		MovesA: g.Moves[colour], MovesB: g.Moves[1-colour],
+		FallbacksA: g.Fallbacks[colour], FallbacksB: g.Fallbacks[1-colour],
 	}
 	if cfg.KeepActions {
 		rec.Actions = append(opening, g.Actions...)
@@ -352,6 +364,9 @@ type Game struct {
 	Think    [2]time.Duration
 	MaxThink [2]time.Duration
 	Moves    [2]int
+	// Fallbacks counts each player's actions chosen without a completed
+	// search (agents that implement agent.FallbackCounter).
+	Fallbacks [2]int
 	// Actions lists the actions if requested.
 	Actions []int
 	// Final is the last state.
@@ -409,9 +424,17 @@ func PlayFrom(ctx context.Context, start env.State, players [2]agent.Agent, maxM
 		}
 		p := s.CurrentPlayer()
 		hash := s.Hash()
+		fc, counts := players[p].(agent.FallbackCounter)
+		var fallbacks int
+		if counts {
+			fallbacks = fc.Fallbacks()
+		}
 		start := time.Now()
 		a, err := players[p].Act(ctx, s)
 		took := time.Since(start)
+		if counts {
+			g.Fallbacks[p] += fc.Fallbacks() - fallbacks
+		}
 		g.Think[p] += took
 		g.MaxThink[p] = max(g.MaxThink[p], took)
 		if err != nil {

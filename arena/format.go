@@ -65,6 +65,10 @@ func (r Result) WriteText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "mean length %.1f actions; %d truncated; time per move (mean, max): %s %v, %v; %s %v, %v\n",
 		float64(r.Moves)/float64(n), r.Truncated,
 		r.A, perMove(r.ThinkA, r.MovesA), perMove(r.MaxThinkA, 1), r.B, perMove(r.ThinkB, r.MovesB), perMove(r.MaxThinkB, 1))
+	if err == nil && r.FallbacksA+r.FallbacksB > 0 {
+		_, err = fmt.Fprintf(w, "fallbacks (moves whose deadline passed before a search completed): %s %d of %d, %s %d of %d\n",
+			r.A, r.FallbacksA, r.MovesA, r.B, r.FallbacksB, r.MovesB)
+	}
 	if err != nil {
 		return fmt.Errorf("arena: writing result: %w", err)
 	}

@@ -77,6 +77,9 @@ type SearchStats struct {
 	// Truncated is the number of searches cut short by their context's
 	// deadline (see Result.Truncated).
 	Truncated int
+	// Fallbacks is the number of searches whose deadline passed before a
+	// single simulation completed (see Result.Fallback).
+	Fallbacks int
 }
 
 // Result is the outcome of one search. Slices are freshly allocated and
@@ -114,6 +117,11 @@ type Result struct {
 	// is the best found so far (Simulations is below the budget). Its Policy is a poorer training
 	// target than a complete search's.
 	Truncated bool
+	// Fallback reports a truncated search whose deadline passed before a
+	// single simulation completed: Action is then a root move that ends
+	// the game with a win or that the tablebase proves best, else the
+	// move of highest prior (see Search.Run), and Policy the priors.
+	Fallback bool
 	// ReusedVisits is the root's visit count inherited from earlier
 	// searches by tree reuse.
 	ReusedVisits int
@@ -193,12 +201,17 @@ func (s *Search) Advance(action int) {
 // to play with the training targets.
 //
 // When ctx's deadline passes during the search, Run stops and returns the
-// best result so far, with Result.Truncated set and no error, provided the
-// root's children have at least one visit (from a simulation of this
-// search or kept by tree reuse); the round of evaluations in flight at the
-// deadline is abandoned and the tree stays consistent for reuse. A
-// deadline that passes earlier, a cancelled context, or an evaluator error
-// aborts the search, discards the tree and returns the error.
+// best result so far, with Result.Truncated set and no error; the round of
+// evaluations in flight at the deadline is abandoned and the tree stays
+// consistent for reuse. A passed deadline is never an error: the root's
+// own evaluation ignores it (without the root's priors there is no move to
+// suggest), and when no simulation completed in time (and tree reuse kept
+// no visits) the result is a fallback (Result.Fallback, counted in
+// SearchStats.Fallbacks): the fastest win among the root's moves that end
+// the game or that the tablebase knows, else, avoiding the moves those
+// prove lost, the move of highest prior. A cancelled context or an
+// evaluator error aborts the search, discards the tree and returns the
+// error.
 func (s *Search) Run(ctx context.Context, state env.State) (Result, error) {
 	if state.IsTerminal() {
 		return Result{}, ErrTerminal
@@ -232,7 +245,10 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 		// Evaluate the root on its own; this is not a simulation.
 		s.leaves = s.leaves[:0]
 		s.addLeaf(0)
-		if err := s.evaluateLeaves(ctx); err != nil {
+		rootCtx, stop := withoutDeadline(ctx)
+		err := s.evaluateLeaves(rootCtx)
+		stop()
+		if err != nil {
 			return Result{}, err
 		}
 		if err := s.expand(&s.leaves[0]); err != nil {
@@ -263,7 +279,7 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			if !pastDeadline(ctx) || done+reused == 0 {
+			if !pastDeadline(ctx) {
 				return Result{}, fmt.Errorf("mcts: search: %w", err)
 			}
 			truncated = true
@@ -274,9 +290,6 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 		case errors.Is(err, errDeadline):
 			// The round was taken back; its terminal simulations count.
 			done += n
-			if done+reused == 0 {
-				return Result{}, fmt.Errorf("mcts: search: %w", ctx.Err())
-			}
 			truncated = true
 			continue
 		case err != nil:
@@ -294,7 +307,97 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 	if truncated {
 		s.stats.Truncated++
 	}
+	if truncated && done+reused == 0 {
+		res.Fallback = true
+		s.stats.Fallbacks++
+		res.Action = res.Actions[s.fallbackChoice()]
+		if s.cfg.Mode == ModePUCT {
+			copy(res.Policy, res.Priors)
+		}
+	}
 	return res, nil
+}
+
+// withoutDeadline returns a context with ctx's values that is cancelled
+// when ctx is cancelled, but not when ctx's deadline passes, and the
+// function that releases it.
+func withoutDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		if !pastDeadline(ctx) {
+			cancel()
+		}
+	})
+	return c, func() {
+		stop()
+		cancel()
+	}
+}
+
+// fallbackChoice returns the index of the root child to play when the
+// deadline passed before any simulation: each child whose position ends
+// the game or is in the tablebase is valued exactly; the fastest win comes
+// first, then, among the children not proven lost, the highest prior, and
+// when every child loses, the longest resistance.
+func (s *Search) fallbackChoice() int {
+	root := &s.t.nodes[0]
+	children := s.t.nodes[root.first : root.first+root.nchild]
+	me := int(root.player)
+	// rank orders the children: class 2 a win, 1 unknown or a draw, 0 a
+	// loss; within a class the higher key, then the higher prior.
+	type rank struct {
+		class int
+		key   float64
+	}
+	better := func(a, b rank, pa, pb float32) bool {
+		if a.class != b.class {
+			return a.class > b.class
+		}
+		if a.key != b.key {
+			return a.key > b.key
+		}
+		return pa > pb
+	}
+	best, bestRank := 0, rank{class: -1}
+	for i := range children {
+		r := rank{class: 1}
+		if v, n, ok := s.exactChild(root.state, int(children[i].action), me); ok {
+			switch {
+			case v > 0:
+				r = rank{class: 2, key: -float64(n)}
+			case v < 0:
+				r = rank{class: 0, key: float64(n)}
+			}
+		}
+		if better(r, bestRank, children[i].prior, children[best].prior) {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
+// exactChild values the position after action from root for player me
+// when the game's rules or the tablebase know it: the value (+1 a win, -1
+// a loss, 0 a draw) and the number of actions to the end.
+func (s *Search) exactChild(root env.State, action, me int) (value float32, actions int, ok bool) {
+	st := root.Clone()
+	if st.ApplyAction(action) != nil {
+		return 0, 0, false
+	}
+	if st.IsTerminal() {
+		return st.Returns()[me], 1, true
+	}
+	if s.tb == nil {
+		return 0, 0, false
+	}
+	v, n, ok := s.tb.Probe(st)
+	if !ok {
+		return 0, 0, false
+	}
+	if st.CurrentPlayer() != me {
+		v = -v
+	}
+	return v, n + 1, true
 }
 
 // errDeadline is returned by round when its evaluations failed because

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/tictactoe"
+	"github.com/zerokit/zerokit/env/wyb"
 )
 
 // testConfig returns a deterministic configuration: no noise, greedy moves.
@@ -977,8 +978,8 @@ func (e *stallingEvaluator) Evaluate(ctx context.Context, s env.State, legal []i
 
 // TestDeadlineTruncatesSearch checks that a deadline passing mid-search
 // returns the best result so far (Truncated, no error) with a consistent
-// tree that the next search reuses, while cancellation and a deadline
-// before any simulation are still errors.
+// tree that the next search reuses, while cancellation is still an error
+// (TestDeadlineFallback covers a deadline before any simulation).
 func TestDeadlineTruncatesSearch(t *testing.T) {
 	const budget = 200
 	tests := []struct {
@@ -994,8 +995,6 @@ func TestDeadlineTruncatesSearch(t *testing.T) {
 		{"puct leaves in flight", ModePUCT, 4, 9, false, -1, nil},
 		{"gumbel sequential", ModeGumbel, 1, 6, false, 5, nil},
 		{"gumbel leaves in flight", ModeGumbel, 4, 9, false, -1, nil},
-		{"deadline at the root", ModePUCT, 1, 0, false, 0, context.DeadlineExceeded},
-		{"deadline before a simulation", ModePUCT, 1, 1, false, 0, context.DeadlineExceeded},
 		{"cancelled", ModePUCT, 1, 6, true, 0, context.Canceled},
 		{"cancelled with leaves in flight", ModePUCT, 4, 9, true, 0, context.Canceled},
 	}
@@ -1079,10 +1078,133 @@ func TestDeadlineWithReusedTree(t *testing.T) {
 		t.Errorf("result %+v: want a truncated search of 0 simulations on reused visits", res)
 	}
 	checkTree(t, s)
-	// Without a kept tree the same deadline is an error.
-	s.Reset()
-	if _, err := s.Run(ctx, st); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("err = %v, want context.DeadlineExceeded", err)
+	if res.Fallback || s.Stats().Fallbacks != 0 {
+		t.Errorf("fallback %v (%d in stats) with reused visits, want none", res.Fallback, s.Stats().Fallbacks)
+	}
+}
+
+// favourEvaluator gives every legal action a small prior and the action
+// fav, when legal, most of the mass; after stallAfter calls (the root's
+// included; 0: never) it blocks until its context ends. It fails a call
+// whose context has a deadline that has passed, as a batcher would.
+type favourEvaluator struct {
+	fav        int
+	stallAfter int
+	calls      int // (the search evaluates one leaf at a time here)
+	deadlines  int // calls whose context had a deadline
+}
+
+func (e *favourEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
+	e.calls++
+	if _, ok := ctx.Deadline(); ok {
+		e.deadlines++
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if e.stallAfter > 0 && e.calls > e.stallAfter {
+		<-ctx.Done()
+		return 0, ctx.Err()
+	}
+	for i, a := range legal {
+		priors[i] = 0.1
+		if a == e.fav {
+			priors[i] = 10
+		}
+	}
+	return 0, nil
+}
+
+// TestDeadlineFallback: a deadline that passes before the first
+// simulation, or before Run starts, is not an error: the root is
+// evaluated anyway and the search returns a fallback move (counted), the
+// best one the rules or the tablebase prove among the root's moves, else
+// the move of highest prior. Only cancellation fails.
+func TestDeadlineFallback(t *testing.T) {
+	tb := wyb.New(wyb.Options{}).Tablebase()
+	gone := strings.Repeat(" ", 15)
+	// White to move wins in 5 actions (see TestTablebaseLeaves).
+	end := wybPosition(t, wyb.Options{}, 300, gone, gone, "    X - @ X", "    O @ - O", "    - O @ -", "    X - - X", gone, gone)
+	// X to move at tic-tac-toe can win at once with 2 (X on 0 and 1, O
+	// on 3 and 4).
+	winNow := position(t, 0, 3, 1, 4)
+	const winning = 2
+	tests := []struct {
+		name    string
+		mode    Mode
+		state   env.State
+		tb      env.Tablebase
+		fav     int  // the evaluator's favourite move
+		expired bool // the deadline has passed before Run (else it passes during the first simulation)
+		want    func(t *testing.T, st env.State, a int)
+	}{
+		{"prior puct", ModePUCT, position(t, 4), nil, 7, false, wantAction(7)},
+		{"prior gumbel", ModeGumbel, position(t, 4), nil, 7, false, wantAction(7)},
+		{"prior expired", ModePUCT, position(t), nil, 5, true, wantAction(5)},
+		{"win at once", ModePUCT, winNow, nil, 8, false, wantAction(winning)},
+		{"win at once gumbel expired", ModeGumbel, winNow, nil, 8, true, wantAction(winning)},
+		{"tablebase", ModePUCT, end, tb, -1, true, func(t *testing.T, st env.State, a int) {
+			if v, n := exact(t, tb, st, a); v != 1 || n != 5 {
+				t.Errorf("played %s: %v in %d; want the table's win in 5", st.ActionString(a), v, n)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			eval := &favourEvaluator{fav: tc.fav, stallAfter: 1}
+			s, err := NewSearch(testConfig(tc.mode, 50), eval, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.SetTablebase(tc.tb)
+			d := 20 * time.Millisecond
+			if tc.expired {
+				d = -time.Second
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), d)
+			defer cancel()
+			res, err := s.Run(ctx, tc.state)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if eval.calls < 1 || eval.deadlines != eval.calls-1 {
+				t.Errorf("%d evaluations, %d under the deadline: the root's should have none", eval.calls, eval.deadlines)
+			}
+			if !res.Fallback || !res.Truncated || res.Simulations != 0 || s.Stats().Fallbacks != 1 || s.Stats().Searches != 1 {
+				t.Errorf("fallback %v truncated %v, %d simulations, stats %+v; want a counted fallback of 0 simulations",
+					res.Fallback, res.Truncated, res.Simulations, s.Stats())
+			}
+			if !tc.state.IsLegal(res.Action) {
+				t.Fatalf("illegal fallback action %d", res.Action)
+			}
+			tc.want(t, tc.state, res.Action)
+			if tc.mode == ModePUCT {
+				if !slices.Equal(res.Policy, res.Priors) {
+					t.Errorf("policy %v, want the priors %v", res.Policy, res.Priors)
+				}
+			}
+			checkTree(t, s)
+		})
+	}
+
+	// Cancellation stays an error, even of the root's evaluation.
+	s, err := NewSearch(testConfig(ModePUCT, 50), &favourEvaluator{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Run(ctx, position(t)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err %v, want context.Canceled", err)
+	}
+}
+
+func wantAction(want int) func(t *testing.T, st env.State, a int) {
+	return func(t *testing.T, st env.State, a int) {
+		t.Helper()
+		if a != want {
+			t.Errorf("played %s, want %s", st.ActionString(a), st.ActionString(want))
+		}
 	}
 }
 

@@ -65,9 +65,10 @@ func (a *Agent) WeightsFile() string { return a.weights }
 
 // Act searches s within the simulation budget, the move time and ctx's
 // deadline, whichever ends first, and returns the best move found. It
-// fails if ctx is cancelled, or if its deadline passes before the search
-// has a move to suggest (the network has not even evaluated the root's
-// first child).
+// fails only if ctx is cancelled: when the deadline passes before the
+// first simulation completes, the move is the search's fallback (a move
+// the rules or the tablebase prove best, else the network's favourite;
+// see mcts.Search.Run), counted by Fallbacks.
 func (a *Agent) Act(ctx context.Context, s env.State) (int, error) {
 	if a.settings.MoveTime > 0 {
 		var cancel context.CancelFunc
@@ -80,6 +81,10 @@ func (a *Agent) Act(ctx context.Context, s env.State) (int, error) {
 // LastResult returns the result of the last search (Truncated when the
 // time ran out first).
 func (a *Agent) LastResult() mcts.Result { return a.search.LastResult() }
+
+// Fallbacks is the number of moves played without a completed
+// simulation, the deadline having passed first (see agent.MCTS.Fallbacks).
+func (a *Agent) Fallbacks() int { return a.search.Fallbacks() }
 
 // Stats returns the agent's search counters.
 func (a *Agent) Stats() mcts.SearchStats { return a.search.Stats() }

@@ -52,8 +52,10 @@ type GameStats struct {
 	// Agent is the agent's name and Colour the colour it played.
 	Agent, Colour string
 	// Moves is the number of actions the agent chose, Fallbacks the
-	// number of those the fallback agent chose instead (after a deadline
-	// passed, or because the game budget was spent).
+	// number of those not chosen by a completed search: by the fallback
+	// agent instead (after a deadline passed, or because the game budget
+	// was spent), or by the agent's own fallback when its deadline passed
+	// before its search had a result (agent.FallbackCounter).
 	Moves, Fallbacks int
 	// Used is the time charged to the game's clock and MaxMove the longest
 	// single action request.
@@ -236,7 +238,15 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 		}
 		// The agent gets a copy: whatever it does to it, the replica
 		// stays right.
+		fc, counts := s.agent.(agent.FallbackCounter)
+		var before int
+		if counts {
+			before = fc.Fallbacks()
+		}
 		a, err = s.agent.Act(moveCtx, st.Clone())
+		if counts {
+			s.stats.Fallbacks += fc.Fallbacks() - before
+		}
 	}
 	if spent || (s.fallback != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil) {
 		why := "ran out of time"

@@ -70,6 +70,12 @@ func runNetPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr 
 	}
 	// One game at a time in this process: its CPU time is the agent's.
 	cfg.CPU = protocol.ProcessCPU
+	cfg.OnGameEnd = func(g protocol.GameStats) {
+		if g.Fallbacks > 0 {
+			fmt.Fprintf(stderr, "zerokit net-play: %s: %d of %d moves were fallbacks (not chosen by a completed search: the deadline passed first)\n",
+				g.Agent, g.Fallbacks, g.Moves)
+		}
+	}
 	p := wubpp.Player{Name: *name, Key: *key}
 	if *verbose {
 		p.OnMessage = func(m wubpp.Message) { fmt.Fprintf(stderr, "< %s\n", m) }
