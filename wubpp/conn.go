@@ -12,10 +12,13 @@ import (
 )
 
 // line is one line read from a peer (without its newline), or the error
-// that ended the peer's input.
+// that ended the peer's input, and when it was read: a line read before
+// the server asked the peer for an answer cannot be that answer, however
+// the peer's writes were split into packets.
 type line struct {
 	text string
 	err  error
+	at   time.Time
 }
 
 // errLineTooLong ends the input of a peer that sent a line longer than
@@ -39,6 +42,7 @@ func readLines(r io.Reader, maxLine int, out chan<- line, done <-chan struct{}) 
 		default:
 			l.text = strings.TrimSuffix(string(b), "\n")
 		}
+		l.at = time.Now()
 		select {
 		case out <- l:
 		case <-done:

@@ -40,9 +40,9 @@ func (h *houseSeat) send(m Message) error {
 	if reply == "" && err == nil {
 		return nil
 	}
-	l := line{text: reply}
+	l := line{text: reply, at: time.Now()}
 	if err != nil {
-		l = line{err: fmt.Errorf("house agent %s failed: %w", h.name, err)}
+		l = line{err: fmt.Errorf("house agent %s failed: %w", h.name, err), at: l.at}
 	}
 	select {
 	case h.replies <- l:
@@ -125,19 +125,34 @@ func (s *Server) play(ctx context.Context, seats [2]seat, key string) {
 	}
 }
 
+// exchange is the state of a game's conversation: when the server last
+// asked each seat for an answer. Only a line read after that can be the
+// answer; an earlier one was sent unasked.
+type exchange struct {
+	seats [2]seat
+	asked [2]time.Time
+}
+
+// ask sends player p a message that it must answer.
+func (x *exchange) ask(p int, m Message) error {
+	x.asked[p] = time.Now()
+	return x.seats[p].send(m)
+}
+
 // referee plays the game out and says how it ended.
 func (s *Server) referee(ctx context.Context, seats [2]seat, rec *Record) ending {
+	x := &exchange{seats: seats}
 	// Announce the game, then the colours; both answer OKAY.
 	for _, step := range []func(p int) Message{
 		func(int) Message { return Message{Head: Game, White: rec.White, Black: rec.Black} },
 		func(p int) Message { return Message{Head: Init, Colour: colours[p]} },
 	} {
-		for p, st := range seats {
-			if err := st.send(step(p)); err != nil {
+		for p := range seats {
+			if err := x.ask(p, step(p)); err != nil {
 				return *faultOf(p, "disconnected: %v", err)
 			}
 		}
-		if _, end := s.await(ctx, seats, [2]Head{Okay, Okay}, s.cfg.ReplyTimeout); end != nil {
+		if _, end := s.await(ctx, x, [2]Head{Okay, Okay}, s.cfg.ReplyTimeout); end != nil {
 			return *end
 		}
 	}
@@ -152,12 +167,12 @@ func (s *Server) referee(ctx context.Context, seats [2]seat, rec *Record) ending
 		p := st.CurrentPlayer()
 		left := s.cfg.GameTime - used[p]
 		start := time.Now()
-		if err := seats[p].send(Message{Head: Turn, Turns: st.Turn()}); err != nil {
+		if err := x.ask(p, Message{Head: Turn, Turns: st.Turn()}); err != nil {
 			return *faultOf(p, "disconnected: %v", err)
 		}
 		var want [2]Head
 		want[p] = Actn
-		got, end := s.await(ctx, seats, want, left)
+		got, end := s.await(ctx, x, want, left)
 		used[p] += time.Since(start)
 		if end != nil {
 			return *end
@@ -175,11 +190,11 @@ func (s *Server) referee(ctx context.Context, seats [2]seat, rec *Record) ending
 		}
 		q := 1 - p
 		ua, _ := FromEngine(a)
-		err := seats[q].send(Message{Head: Upd8, Action: ua})
+		err := x.ask(q, Message{Head: Upd8, Action: ua})
 		if err == nil {
 			var want [2]Head
 			want[q] = Okay
-			_, end = s.await(ctx, seats, want, s.cfg.ReplyTimeout)
+			_, end = s.await(ctx, x, want, s.cfg.ReplyTimeout)
 		} else {
 			end = faultOf(q, "disconnected: %v", err)
 		}
@@ -220,9 +235,14 @@ func (s *Server) action(st *wyb.State, p int, text string, rec *Record) (int, *e
 
 // await waits up to timeout for the answers of the seats whose want is
 // not empty (raw lines, in any order). A message from a seat that owes
-// none, a wrong answer, a disconnection or the timeout ends the game
-// against that seat.
-func (s *Server) await(ctx context.Context, seats [2]seat, want [2]Head, timeout time.Duration) ([2]string, *ending) {
+// none, or that it sent before it was asked (x.asked), a wrong answer, a
+// disconnection or the timeout ends the game against that seat. A seat's
+// unasked message is found whether it came in one packet with an answer
+// or on its own: a line read before the question is never an answer, and
+// a line of a seat that owes nothing waiting beside an answer is seen
+// first.
+func (s *Server) await(ctx context.Context, x *exchange, want [2]Head, timeout time.Duration) ([2]string, *ending) {
+	seats := x.seats
 	var got [2]string
 	var done [2]bool
 	t := time.NewTimer(max(timeout, 0))
@@ -250,17 +270,17 @@ func (s *Server) await(ctx context.Context, seats [2]seat, want [2]Head, timeout
 		case <-ctx.Done():
 			return got, &abandoned
 		}
-		switch {
-		case l.err != nil && ctx.Err() != nil:
-			return got, &abandoned
-		case l.err != nil && errors.Is(l.err, io.EOF):
-			return got, faultOf(p, "disconnected")
-		case errors.Is(l.err, errLineTooLong):
-			return got, faultOf(p, "sent a %v", l.err)
-		case l.err != nil:
-			return got, faultOf(p, "connection failed: %v", l.err)
-		case done[p]:
-			return got, faultOf(p, "unexpected message %q: not %s's turn to send", clip(l.text), colours[p])
+		if end := s.judge(ctx, x, p, l, done[p]); end != nil {
+			return got, end
+		}
+		if q := 1 - p; done[q] {
+			// A line of the seat that owes nothing, already read beside
+			// this answer, goes first.
+			select {
+			case l := <-seats[q].recv():
+				return got, s.judge(ctx, x, q, l, true)
+			default:
+			}
 		}
 		if want[p] == Okay {
 			if m, err := Parse(l.text); err != nil {
@@ -272,4 +292,26 @@ func (s *Server) await(ctx context.Context, seats [2]seat, want [2]Head, timeout
 		got[p], done[p] = l.text, true
 	}
 	return got, nil
+}
+
+// judge says how a line read from seat p ends the game, or nil if it may
+// be p's answer: an error ends it against p (or abandons it when the
+// server is stopping), and so does any message when p owes none
+// (owesNothing) or was not yet asked when it was read.
+func (s *Server) judge(ctx context.Context, x *exchange, p int, l line, owesNothing bool) *ending {
+	switch {
+	case l.err != nil && ctx.Err() != nil:
+		return &abandoned
+	case l.err != nil && errors.Is(l.err, io.EOF):
+		return faultOf(p, "disconnected")
+	case errors.Is(l.err, errLineTooLong):
+		return faultOf(p, "sent a %v", l.err)
+	case l.err != nil:
+		return faultOf(p, "connection failed: %v", l.err)
+	case owesNothing:
+		return faultOf(p, "unexpected message %q: not %s's turn to send", clip(l.text), colours[p])
+	case l.at.Before(x.asked[p]):
+		return faultOf(p, "unexpected message %q: sent before the server asked %s for an answer", clip(l.text), colours[p])
+	}
+	return nil
 }
