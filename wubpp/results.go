@@ -1,12 +1,12 @@
 package wubpp
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"sort"
 	"sync"
@@ -57,30 +57,17 @@ type Table struct {
 	players map[string]*Standing
 }
 
-// OpenTable reads the table saved at path, or starts an empty one if the
-// file does not exist. An empty path keeps the table in memory only.
-func OpenTable(path string) (*Table, error) {
+// NewTable counts games, in order, into a new table and saves it at path
+// (an empty path keeps the table in memory only). A server rebuilds its
+// table from its games log this way on every start, so that the table
+// agrees with the log whatever a crash interrupted: the log is the truth.
+func NewTable(path string, games []Record) (*Table, error) {
 	t := &Table{path: path, players: map[string]*Standing{}}
-	if path == "" {
-		return t, nil
+	for _, r := range games {
+		t.count(r)
 	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return t, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("wubpp: reading results table: %w", err)
-	}
-	var f tableFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("wubpp: results table %s: %w", path, err)
-	}
-	t.games = f.Games
-	for _, s := range f.Players {
-		if s.Name == "" || t.players[s.Name] != nil {
-			return nil, fmt.Errorf("wubpp: results table %s: empty or repeated player name %q", path, s.Name)
-		}
-		t.players[s.Name] = &s
+	if err := t.save(); err != nil {
+		return nil, err
 	}
 	return t, nil
 }
@@ -97,11 +84,19 @@ func (t *Table) player(name string) *Standing {
 // Add counts a finished game and saves the table. Abandoned games (no
 // winner) and games against oneself change nothing.
 func (t *Table) Add(r Record) error {
-	if r.Winner == "" || r.White == r.Black {
-		return nil
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if !t.count(r) {
+		return nil
+	}
+	return t.save()
+}
+
+// count counts r and reports whether it changed the table.
+func (t *Table) count(r Record) bool {
+	if r.Winner == "" || r.White == r.Black {
+		return false
+	}
 	w, b := t.player(r.White), t.player(r.Black)
 	score := 0.5 // white's
 	switch r.Winner {
@@ -121,7 +116,7 @@ func (t *Table) Add(r Record) error {
 	w.Elo += delta
 	b.Elo -= delta
 	t.games++
-	return t.save()
+	return true
 }
 
 // Standings returns the players from the highest rating down (then by
@@ -186,14 +181,15 @@ type GameLog struct {
 }
 
 // OpenGameLog opens (or creates) the log at path for appending and
-// returns it with the number of complete records it holds. A last line
-// cut short by a crash is removed first.
-func OpenGameLog(path string) (*GameLog, uint64, error) {
+// returns it with the records it holds, in order. A last line cut short by
+// a crash is removed first; any other line that is not a valid record is
+// an error naming it, and the file is left as it is.
+func OpenGameLog(path string) (*GameLog, []Record, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, 0, fmt.Errorf("wubpp: opening game log: %w", err)
+		return nil, nil, fmt.Errorf("wubpp: opening game log: %w", err)
 	}
-	n, end, err := countLines(f)
+	recs, end, err := readRecords(f)
 	if err == nil {
 		err = f.Truncate(end)
 	}
@@ -202,32 +198,58 @@ func OpenGameLog(path string) (*GameLog, uint64, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, 0, fmt.Errorf("wubpp: game log %s: %w", path, err)
+		return nil, nil, fmt.Errorf("wubpp: game log %s: %w", path, err)
 	}
-	return &GameLog{f: f}, n, nil
+	return &GameLog{f: f}, recs, nil
 }
 
-// countLines counts the complete lines of r and the offset after the last
-// one.
-func countLines(r io.Reader) (n uint64, end int64, err error) {
-	buf := make([]byte, 64<<10)
-	var off int64
-	for {
-		k, err := r.Read(buf)
-		for i, c := range buf[:k] {
-			if c == '\n' {
-				n++
-				end = off + int64(i) + 1
-			}
-		}
-		off += int64(k)
+// readRecords reads the complete lines of r as records and returns them
+// with the offset after the last one.
+func readRecords(r io.Reader) (recs []Record, end int64, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for n := 1; ; n++ {
+		b, err := br.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
-			return n, end, nil
+			return recs, end, nil // b, if any, is a line cut short
 		}
 		if err != nil {
-			return 0, 0, err
+			return nil, 0, err
 		}
+		rec, err := parseRecord(b)
+		if err != nil {
+			return nil, 0, fmt.Errorf("line %d: %w", n, err)
+		}
+		recs = append(recs, rec)
+		end += int64(len(b))
 	}
+}
+
+// parseRecord reads one line of a games log.
+func parseRecord(b []byte) (Record, error) {
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return Record{}, fmt.Errorf("not a game record: %w", err)
+	}
+	switch {
+	case r.ID == 0:
+		return Record{}, errors.New("game record without an id")
+	case r.White == "" || r.Black == "":
+		return Record{}, fmt.Errorf("game %d: a player without a name", r.ID)
+	case r.Winner != White && r.Winner != Black && r.Winner != Draw && r.Winner != "":
+		return Record{}, fmt.Errorf("game %d: winner %q, want %s, %s, %s or \"\" (abandoned)", r.ID, r.Winner, White, Black, Draw)
+	}
+	return r, nil
+}
+
+// LastID is the largest game id of recs (0 for none). A server numbers
+// its next games after it: games end out of order, so after a crash the
+// log may lack some ids below it, which are not reused.
+func LastID(recs []Record) uint64 {
+	var id uint64
+	for _, r := range recs {
+		id = max(id, r.ID)
+	}
+	return id
 }
 
 // Write appends one record as a line and syncs the file.

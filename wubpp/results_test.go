@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 
 func TestTable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "results.json")
-	tab, err := OpenTable(path)
+	tab, err := NewTable(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,12 +56,19 @@ func TestTable(t *testing.T) {
 		}
 	}
 	check(tab)
-	// The table survives a restart.
-	again, err := OpenTable(path)
+	saved := readTableFile(t, path)
+	if saved.Games != 3 || !slices.Equal(saved.Players, tab.Standings()) {
+		t.Errorf("saved table %+v, want 3 games and %+v", saved, tab.Standings())
+	}
+	// A table rebuilt from the games is the same.
+	again, err := NewTable(path, games)
 	if err != nil {
 		t.Fatal(err)
 	}
 	check(again)
+	if !slices.Equal(again.Standings(), tab.Standings()) {
+		t.Errorf("rebuilt %+v, counted %+v", again.Standings(), tab.Standings())
+	}
 	var buf bytes.Buffer
 	if err := again.WriteText(&buf); err != nil || !strings.Contains(buf.String(), "1-1-1") {
 		t.Errorf("WriteText: %v\n%s", err, buf.String())
@@ -70,19 +78,26 @@ func TestTable(t *testing.T) {
 	if len(ents) != 1 {
 		t.Errorf("directory holds %d files, want results.json alone", len(ents))
 	}
-	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
+}
+
+func readTableFile(t *testing.T, path string) tableFile {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenTable(path); err == nil {
-		t.Error("a corrupt table was accepted")
+	var f tableFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
+	return f
 }
 
 func TestGameLog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.jsonl")
-	log, n, err := OpenGameLog(path)
-	if err != nil || n != 0 {
-		t.Fatalf("OpenGameLog: %d, %v", n, err)
+	log, recs, err := OpenGameLog(path)
+	if err != nil || len(recs) != 0 {
+		t.Fatalf("OpenGameLog: %d, %v", len(recs), err)
 	}
 	for id := uint64(1); id <= 2; id++ {
 		if err := log.Write(Record{ID: id, White: "a", Black: "b", Winner: White, Actions: []json.RawMessage{json.RawMessage("[3, 4]")}}); err != nil {
@@ -94,11 +109,11 @@ func TestGameLog(t *testing.T) {
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"id":3,"wh`)
 	f.Close()
-	log, n, err = OpenGameLog(path)
-	if err != nil || n != 2 {
-		t.Fatalf("reopened: %d records, %v; want 2", n, err)
+	log, recs, err = OpenGameLog(path)
+	if err != nil || len(recs) != 2 || recs[1].ID != 2 || recs[1].Winner != White || len(recs[1].Actions) != 1 {
+		t.Fatalf("reopened: %+v, %v; want the 2 records", recs, err)
 	}
-	if err := log.Write(Record{ID: 3, Actions: []json.RawMessage{}}); err != nil {
+	if err := log.Write(Record{ID: 3, White: "a", Black: "b", Actions: []json.RawMessage{}}); err != nil {
 		t.Fatal(err)
 	}
 	log.Close()
@@ -139,5 +154,63 @@ func TestHouse(t *testing.T) {
 	}
 	if len(colours) != 2 || len(records()) != 2 {
 		t.Errorf("colours played %v, %d records; want both colours, 2 records", colours, len(records()))
+	}
+}
+
+// TestGameLogIDs: ids go on after the largest one in the log, not after
+// the number of its lines: games end out of order, so after a crash some
+// ids below the largest are missing, and must not be reused.
+func TestGameLogIDs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	log, _, err := OpenGameLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Games 1 and 4 ended; 2 and 3 were in progress when the server died.
+	for _, id := range []uint64{4, 1} {
+		if err := log.Write(Record{ID: id, White: "a", Black: "b", Winner: Black, Actions: []json.RawMessage{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log.Close()
+	log, recs, err := OpenGameLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	if got := LastID(recs); got != 4 {
+		t.Fatalf("LastID = %d, want 4", got)
+	}
+	addr, records := startServer(t, ServerConfig{FirstID: LastID(recs)})
+	playPair(t, addr, "")
+	if got := records(); len(got) != 1 || got[0].ID != 5 {
+		t.Errorf("next games %+v, want one numbered 5", got)
+	}
+}
+
+// TestGameLogErrors: a log line that is not a game record is an error
+// naming the line, and the file is not touched; only a last line without
+// its newline (a crash mid-write) is dropped.
+func TestGameLogErrors(t *testing.T) {
+	good := `{"id":1,"white":"a","black":"b","winner":"white","actions":[]}` + "\n"
+	for _, c := range []struct{ name, text, want string }{
+		{"not JSON", good + "{oops\n", "line 2: not a game record"},
+		{"no id", `{"white":"a","black":"b","winner":"white"}` + "\n", "line 1: game record without an id"},
+		{"bad winner", `{"id":3,"white":"a","black":"b","winner":"W"}` + "\n", `game 3: winner "W"`},
+		{"no name", `{"id":3,"white":"","black":"b","winner":"white"}` + "\n", "game 3: a player without a name"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "games.jsonl")
+			if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := OpenGameLog(path)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("err %v, want one naming %s and %q", err, path, c.want)
+			}
+			if b, _ := os.ReadFile(path); string(b) != c.text {
+				t.Errorf("the log was changed to %q", b)
+			}
+		})
 	}
 }

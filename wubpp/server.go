@@ -57,7 +57,7 @@ type ServerConfig struct {
 	// House, if not nil, seats an agent against the clients it matches.
 	House *House
 	// FirstID numbers the games after it: the first game is FirstID+1
-	// (e.g. the number of games a log already holds, see OpenGameLog).
+	// (the largest id of the games log, see LastID).
 	FirstID uint64
 	// OnGame, if not nil, is called with the record of every game once it
 	// ended, before the players get OVER or ERRO (concurrently from

@@ -35,7 +35,8 @@ Every finished game is appended to DIR/games.jsonl (one JSON object per
 line: id, names, key, winner, reason, thinking seconds and the actions in
 the referee's form; "zerokit replay" replays it) and counted in
 DIR/results.json (wins, draws, losses and Elo per player name, replaced
-atomically after each game, kept across restarts). The table is printed on
+atomically after each game, and rebuilt from games.jsonl at every start:
+the log is the truth, and game ids go on after its largest). The table is printed on
 stdout when the server stops (Ctrl-C).
 
 With -house SPEC the server seats that agent as the opponent of every
@@ -76,17 +77,20 @@ func runNetServer(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return err
 	}
-	table, err := wubpp.OpenTable(filepath.Join(*dir, "results.json"))
-	if err != nil {
-		return err
-	}
-	games, nGames, err := wubpp.OpenGameLog(filepath.Join(*dir, "games.jsonl"))
+	games, recs, err := wubpp.OpenGameLog(filepath.Join(*dir, "games.jsonl"))
 	if err != nil {
 		return err
 	}
 	defer games.Close()
+	// The log is the truth: the table is rebuilt from it, whatever a
+	// crash left in results.json.
+	table, err := wubpp.NewTable(filepath.Join(*dir, "results.json"), recs)
+	if err != nil {
+		return err
+	}
+	lastID := wubpp.LastID(recs)
 
-	var logMu sync.Mutex
+	var logMu, recordMu sync.Mutex
 	logf := func(format string, args ...any) {
 		logMu.Lock()
 		defer logMu.Unlock()
@@ -98,8 +102,12 @@ func runNetServer(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		WaitTimeout:  *waitTimeout,
 		MaxClients:   *maxClients,
 		MaxLine:      *maxLine,
-		FirstID:      nGames,
+		FirstID:      lastID,
 		OnGame: func(r wubpp.Record) {
+			// One game at a time, so that the table counts the games in
+			// the order of the log, as a rebuild from the log does.
+			recordMu.Lock()
+			defer recordMu.Unlock()
 			if err := games.Write(r); err != nil {
 				logf("%v", err)
 			}
@@ -127,7 +135,7 @@ func runNetServer(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	logf("listening on %s (games so far: %d)", ln.Addr(), nGames)
+	logf("listening on %s (games so far: %d, the last numbered %d; results table rebuilt from them)", ln.Addr(), len(recs), lastID)
 	err = srv.Serve(ctx, ln)
 	if werr := table.WriteText(stdout); err == nil {
 		err = werr

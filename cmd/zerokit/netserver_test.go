@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -181,16 +182,80 @@ func TestNetPlayOnNetServer(t *testing.T) {
 			t.Errorf("replay of game %d: %q, recorded winner %s", i+1, winners, r.Winner)
 		}
 	}
-	tab, err := wubpp.OpenTable(filepath.Join(dir, "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	games := map[string]int{}
-	for _, s := range tab.Standings() {
+	for _, s := range readTable(t, dir).Players {
 		games[s.Name] = s.Games()
 	}
 	if games["ann"] != 2 || games["bob"] != 2 || games["cat"] != 1 || games["bot"] != 1 {
 		t.Errorf("results table games %v", games)
+	}
+}
+
+// resultsFile is the JSON form of a net-server's results.json.
+type resultsFile struct {
+	Games   int              `json:"games"`
+	Players []wubpp.Standing `json:"players"`
+}
+
+// readTable reads a net-server's results.json.
+func readTable(t *testing.T, dir string) resultsFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f resultsFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatalf("results.json: %v", err)
+	}
+	return f
+}
+
+// TestNetServerRestartFromLog: after a crash (kill -9) the games log is
+// the truth. A server restarted on a log whose ids have gaps (games that
+// were in progress) numbers its games after the largest id, and rebuilds
+// results.json from the log, whatever the crash left in it.
+func TestNetServerRestartFromLog(t *testing.T) {
+	dir := t.TempDir()
+	log := `{"id":1,"white":"ann","black":"bob","winner":"white","actions":[]}
+{"id":4,"white":"bob","black":"ann","winner":"draw","actions":[]}
+{"id":2,"white":"cat","black":"ann","winner":"","reason":"server shutting down, game abandoned","actions":[]}
+`
+	// The table of an earlier moment: it missed game 4.
+	stale := `{"games":1,"players":[{"name":"ann","wins":1,"draws":0,"losses":0,"elo":1516},{"name":"bob","wins":0,"draws":0,"losses":1,"elo":1484}]}`
+	if err := os.WriteFile(filepath.Join(dir, "games.jsonl"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), []byte(stale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startNetServer(t, "-dir", dir, "-house", "greedy", "-house-name", "bot")
+	if !strings.Contains(srv.stderr.String(), "games so far: 3, the last numbered 4") {
+		t.Errorf("startup line: %q", srv.stderr.String())
+	}
+	if tab := readTable(t, dir); tab.Games != 2 {
+		t.Errorf("results.json after the start: %+v; want the log's 2 counted games", tab)
+	}
+	netPlay(t, srv.host, srv.port, "-name", "dan", "-agent", "random")()
+	srv.stop(t)
+	recs := readRecords(t, dir)
+	var ids []uint64
+	for _, r := range recs {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Equal(ids, []uint64{1, 4, 2, 5}) {
+		t.Fatalf("game ids %v, want [1 4 2 5]: the new game after the largest", ids)
+	}
+	tab := readTable(t, dir)
+	want := map[string]int{"ann": 2, "bob": 2, "dan": 1, "bot": 1}
+	for _, p := range tab.Players {
+		if want[p.Name] != p.Games() {
+			t.Errorf("%s: %d games, want %d", p.Name, p.Games(), want[p.Name])
+		}
+		delete(want, p.Name)
+	}
+	if tab.Games != 3 || len(want) != 0 {
+		t.Errorf("results.json %+v: want 3 games, also of %v", tab, want)
 	}
 }
 
