@@ -74,6 +74,39 @@ func (p *rawPeer) expectEnd(prefix string) {
 	}
 }
 
+// expectClosed reads the end of the connection, which must come before
+// any message: before a game the server sends nothing but OKAY and GAME.
+func (p *rawPeer) expectClosed() {
+	p.t.Helper()
+	if s, err := p.recv(); s != "" || !errors.Is(err, io.EOF) {
+		p.t.Errorf("read %q, %v; want the end of the connection, without a message", s, err)
+	}
+}
+
+// logLines collects a server's log.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+// has reports whether a line starts with prefix.
+func (l *logLines) has(prefix string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, s := range l.lines {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // Step kinds of a bad peer's script: send text as is, or read up to a
 // line starting with text.
 const (
@@ -95,7 +128,9 @@ var testConfig = ServerConfig{GameTime: 5 * time.Second, ReplyTimeout: 3 * time.
 
 // TestBadPeers plays a scripted client against the server, alone
 // (pre-game cases: opponent false) or as white against a well-behaved
-// random client, and checks the ERRO both get. All cases share one
+// random client, and checks the ERRO both get, or, before a game, that
+// the server closes the connection without a message (the course's
+// client cannot read ERRO there) and logs why. All cases share one
 // server, in parallel, each with its own key: one client's misbehaviour
 // must not disturb the other games. At the end no goroutine is left.
 func TestBadPeers(t *testing.T) {
@@ -103,18 +138,20 @@ func TestBadPeers(t *testing.T) {
 		name     string
 		opponent bool // a random client joins as black after PLAY
 		script   []step
-		want     string // the ERRO the bad peer (and its opponent) gets
+		// the ERRO the bad peer (and its opponent) gets; before a game,
+		// the reason the server logs
+		want string
 	}{
-		{name: "garbage instead of PLAY", script: []step{{say, "HELO world\n"}}, want: "ERRO - unknown message head"},
-		{name: "OKAY instead of PLAY", script: []step{{say, "OKAY\n"}}, want: "ERRO - expected PLAY, got OKAY"},
-		{name: "PLAY without a name", script: []step{{say, "PLAY\n"}}, want: "ERRO - PLAY needs 1 part"},
-		{name: "half a line, then nothing", script: []step{{say, "PLA"}}, want: "ERRO - no PLAY within 3s"},
-		{name: "a line too long", script: []step{{say, strings.Repeat("x", 200)}}, want: "ERRO - line too long"},
-		{name: "binary junk", script: []step{{say, "\x00\xff\xfe\n"}}, want: "ERRO - message is not valid UTF-8"},
+		{name: "garbage instead of PLAY", script: []step{{say, "HELO world\n"}}, want: "unknown message head"},
+		{name: "OKAY instead of PLAY", script: []step{{say, "OKAY\n"}}, want: "expected PLAY, got OKAY"},
+		{name: "PLAY without a name", script: []step{{say, "PLAY\n"}}, want: "PLAY needs 1 part"},
+		{name: "half a line, then nothing", script: []step{{say, "PLA"}}, want: "no PLAY within 3s"},
+		{name: "a line too long", script: []step{{say, strings.Repeat("x", 200)}}, want: "line too long"},
+		{name: "binary junk", script: []step{{say, "\x00\xff\xfe\n"}}, want: "message is not valid UTF-8"},
 		{name: "message while waiting for an opponent", script: []step{{say, "PLAY w KEY\n"}, {wait, "OKAY"}, {say, "OKAY\n"}},
-			want: "ERRO w unexpected message while waiting"},
+			want: "w: unexpected message while waiting"},
 		{name: "no opponent comes", script: []step{{say, "PLAY lonely alone\n"}, {wait, "OKAY"}},
-			want: "ERRO lonely no opponent within 3s"},
+			want: "lonely: no opponent within 3s"},
 		{name: "disconnect while waiting", script: []step{{say, "PLAY gone KEY2\n"}, {wait, "OKAY"}, {hang, ""}}},
 		{name: "ACTN instead of OKAY to GAME", opponent: true, script: []step{{wait, "GAME"}, {say, "ACTN place 1 1\n"}},
 			want: "ERRO white expected OKAY, got ACTN"},
@@ -147,7 +184,10 @@ func TestBadPeers(t *testing.T) {
 		{name: "no OKAY to UPD8, then a hang-up", opponent: true, script: inGame(step{wait, "TURN 0"}, step{say, "ACTN place 3 3\n"}, step{wait, "UPD8"}, step{say, "OKA"}, step{hang, ""}),
 			want: "ERRO white disconnected"},
 	}
-	addr, records := startServer(t, testConfig)
+	cfg := testConfig
+	var log logLines
+	cfg.Logf = log.logf
+	addr, records := startServer(t, cfg)
 	base, fds := runtime.NumGoroutine(), openFiles()
 	t.Run("cases", func(t *testing.T) {
 		for i, c := range cases {
@@ -181,7 +221,13 @@ func TestBadPeers(t *testing.T) {
 						hungUp = true
 					}
 				}
-				if !hungUp {
+				switch {
+				case !c.opponent && !hungUp:
+					p.expectClosed()
+					if prefix := p.conn.LocalAddr().String() + ": dropped: " + c.want; !log.has(prefix) {
+						t.Errorf("no log line %q", prefix)
+					}
+				case !hungUp:
 					p.expectEnd(c.want)
 				}
 				wg.Wait()
@@ -262,7 +308,7 @@ func TestMaxClients(t *testing.T) {
 	b.send("PLAY b\n")
 	b.expect("OKAY")
 	full := dialRaw(t, addr)
-	full.expectEnd("ERRO - server full")
+	full.expectClosed()
 	// a and b are in a game; when it ends their places free up.
 	a.expect("GAME")
 	a.conn.Close()

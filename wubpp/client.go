@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strconv"
 
@@ -55,6 +56,12 @@ func (r Result) Outcome() string {
 	}
 	return "error"
 }
+
+// ErrNoGame is returned by Join when the server closes the connection
+// before the game begins: it was full, rejected the PLAY, found no
+// opponent within its wait limit or is shutting down (its log says
+// which). Before a game the protocol has no message for these.
+var ErrNoGame = errors.New("wubpp: the server closed the connection before the game began (full, no opponent in time, or shutting down)")
 
 // Join joins a WUBPP server on conn and plays one game as p: PLAY, then
 // the game the server pairs it into, until OVER or ERRO. Cancelling ctx
@@ -130,11 +137,11 @@ func (c *client) play(ctx context.Context) (Result, error) {
 		return c.res, err
 	}
 	if _, done, err := c.expect(Okay); err != nil || done {
-		return c.res, err
+		return c.res, noGame(err)
 	}
 	m, done, err := c.expect(Game)
 	if err != nil || done {
-		return c.res, err
+		return c.res, noGame(err)
 	}
 	c.res.White, c.res.Black = m.White, m.Black
 	if err := c.send(Message{Head: Okay}); err != nil {
@@ -180,4 +187,12 @@ func (c *client) play(ctx context.Context) (Result, error) {
 		}
 		c.res.Actions++
 	}
+}
+
+// noGame turns the end of the connection before GAME into ErrNoGame.
+func noGame(err error) error {
+	if errors.Is(err, io.EOF) {
+		return ErrNoGame
+	}
+	return err
 }

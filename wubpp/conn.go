@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,8 +29,9 @@ var errLineTooLong = errors.New("line too long")
 // readLines sends the lines of r on out until an error, which it sends
 // last, or until done is closed. A line longer than maxLine bytes ends
 // the input with errLineTooLong; a last line without its newline is
-// dropped (the input ended mid-message).
-func readLines(r io.Reader, maxLine int, out chan<- line, done <-chan struct{}) {
+// dropped (the input ended mid-message). Before sending a line it adds
+// its length (with the newline) to sent.
+func readLines(r io.Reader, maxLine int, out chan<- line, done <-chan struct{}, sent *atomic.Int64) {
 	br := bufio.NewReaderSize(r, maxLine+1)
 	for {
 		b, err := br.ReadSlice('\n')
@@ -43,6 +45,7 @@ func readLines(r io.Reader, maxLine int, out chan<- line, done <-chan struct{}) 
 			l.text = strings.TrimSuffix(string(b), "\n")
 		}
 		l.at = time.Now()
+		sent.Add(int64(len(b)))
 		select {
 		case out <- l:
 		case <-done:
@@ -57,7 +60,10 @@ func readLines(r io.Reader, maxLine int, out chan<- line, done <-chan struct{}) 
 // remote is a client connection: its reader goroutine (started by
 // newRemote) sends its lines on lines until closed.
 type remote struct {
-	conn         net.Conn
+	conn net.Conn
+	// read counts the bytes read from conn, sent those of the lines
+	// handed (or being handed) to lines: the rest are buffered.
+	read, sent   atomic.Int64
 	lines        chan line
 	done         chan struct{}
 	writeTimeout time.Duration
@@ -84,8 +90,28 @@ func newRemote(c net.Conn, maxLine int, writeTimeout time.Duration) *remote {
 		handedOff:    make(chan struct{}),
 		back:         make(chan line, 1),
 	}
-	go readLines(c, maxLine, r.lines, r.done)
+	go readLines(countingReader{c, &r.read}, maxLine, r.lines, r.done, &r.sent)
 	return r
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// unread reports whether the client sent anything the server has not
+// taken yet: bytes waiting in the kernel, read but not yet made a line, or
+// a line set aside. Asked for an answer, a client has nothing unread: what
+// it sent before it was asked is no answer.
+func (r *remote) unread() bool {
+	return len(r.back) > 0 || r.read.Load() > r.sent.Load() || unreadBytes(r.conn) > 0
 }
 
 // recv returns the channel of the client's lines; a line the waiting

@@ -28,6 +28,8 @@
 //	   the game ends with one of
 //	                         <-     OVER white|black|draw
 //	                         <-     ERRO loser reason...
+//	   (a client that sends anything unasked loses: a message sent
+//	   before the server asked for it is never taken as an answer)
 //
 // TURN's n is the referee's counter: actions played in the current phase
 // (0 to 23 in the placing phase, then from 0 again in the moving phase).
@@ -54,13 +56,19 @@
 //   - sends a message when none is expected of it, sends garbage or a
 //     line longer than ServerConfig.MaxLine, or disconnects.
 //
-// A client that misbehaves before its game starts (no PLAY within
-// ReplyTimeout, garbage, a message while waiting for an opponent) or
-// finds no opponent within ServerConfig.WaitTimeout gets "ERRO - reason"
-// (or "ERRO name reason") and is dropped; so is a client beyond
-// ServerConfig.MaxClients open connections. When the server
-// shuts down, games in progress end with "ERRO none server shutting
-// down..." and count for nobody.
+// Before its game a client gets nothing but the OKAY that answers its PLAY
+// and then GAME: netreferee.py reads nothing else there without crashing
+// (an ERRO instead of GAME or INIT is a KeyError). So a client that
+// misbehaves before its game starts (no PLAY within ReplyTimeout, garbage,
+// a message while waiting for an opponent), finds no opponent within
+// ServerConfig.WaitTimeout, waits while the server shuts down, or comes
+// beyond ServerConfig.MaxClients open connections is disconnected without
+// a message (netreferee.py prints "connection lost---try again"; Join
+// returns ErrNoGame), and the server logs why. A game that ends before a
+// player got INIT (its opponent did not answer GAME, say) sends that
+// player INIT, then the ERRO. When the server shuts down, games in
+// progress end with "ERRO none server shutting down..." and count for
+// nobody.
 //
 // Clients are paired in the order of their PLAY messages; the first of a
 // pair plays white. ServerConfig.OnGame records each game before its

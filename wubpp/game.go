@@ -22,6 +22,8 @@ type seat interface {
 	recv() <-chan line
 	// finish delivers the game's last message and releases the seat.
 	finish(m Message, wg *sync.WaitGroup)
+	// unread reports whether the seat sent anything not yet received.
+	unread() bool
 }
 
 // houseSeat is the house agent, answering through a protocol.Session.
@@ -33,6 +35,7 @@ type houseSeat struct {
 }
 
 func (h *houseSeat) playerName() string { return h.name }
+func (h *houseSeat) unread() bool       { return false } // it only answers
 func (h *houseSeat) recv() <-chan line  { return h.replies }
 
 func (h *houseSeat) send(m Message) error {
@@ -108,10 +111,19 @@ func (s *Server) play(ctx context.Context, seats [2]seat, key string) {
 		Key:     key,
 		Actions: []json.RawMessage{},
 	}
-	end := s.referee(ctx, seats, &rec)
+	x := &exchange{seats: seats}
+	end := s.referee(ctx, x, &rec)
 	last := Message{Head: Over, Winner: end.winner}
 	if end.reason != "" {
 		last = Message{Head: Erro, Loser: end.loser, Reason: end.reason}
+		// The course's client reads INIT after GAME whatever comes (an
+		// ERRO instead crashes it): a player the game ended for before
+		// its INIT gets it first, then the ERRO, which the client shows.
+		for p, st := range seats {
+			if !x.inited[p] {
+				st.send(Message{Head: Init, Colour: colours[p]})
+			}
+		}
 	}
 	rec.Winner, rec.Reason = end.winner, end.reason
 	s.logf("game %d: %s (white) vs %s (black): %s after %d actions", rec.ID, rec.White, rec.Black, last, len(rec.Actions))
@@ -129,27 +141,38 @@ func (s *Server) play(ctx context.Context, seats [2]seat, key string) {
 // asked each seat for an answer. Only a line read after that can be the
 // answer; an earlier one was sent unasked.
 type exchange struct {
-	seats [2]seat
-	asked [2]time.Time
+	seats  [2]seat
+	asked  [2]time.Time
+	inited [2]bool // INIT sent
 }
 
-// ask sends player p a message that it must answer.
-func (x *exchange) ask(p int, m Message) error {
+// ask sends player p a message that it must answer, unless p already
+// sent something the server has not received: that was sent unasked.
+func (x *exchange) ask(p int, m Message) *ending {
+	if x.seats[p].unread() {
+		return faultOf(p, "unexpected message from %s, sent before the server asked for an answer", colours[p])
+	}
 	x.asked[p] = time.Now()
-	return x.seats[p].send(m)
+	if err := x.seats[p].send(m); err != nil {
+		return faultOf(p, "disconnected: %v", err)
+	}
+	if m.Head == Init {
+		x.inited[p] = true
+	}
+	return nil
 }
 
 // referee plays the game out and says how it ended.
-func (s *Server) referee(ctx context.Context, seats [2]seat, rec *Record) ending {
-	x := &exchange{seats: seats}
+func (s *Server) referee(ctx context.Context, x *exchange, rec *Record) ending {
+	seats := x.seats
 	// Announce the game, then the colours; both answer OKAY.
 	for _, step := range []func(p int) Message{
 		func(int) Message { return Message{Head: Game, White: rec.White, Black: rec.Black} },
 		func(p int) Message { return Message{Head: Init, Colour: colours[p]} },
 	} {
 		for p := range seats {
-			if err := x.ask(p, step(p)); err != nil {
-				return *faultOf(p, "disconnected: %v", err)
+			if end := x.ask(p, step(p)); end != nil {
+				return *end
 			}
 		}
 		if _, end := s.await(ctx, x, [2]Head{Okay, Okay}, s.cfg.ReplyTimeout); end != nil {
@@ -167,8 +190,8 @@ func (s *Server) referee(ctx context.Context, seats [2]seat, rec *Record) ending
 		p := st.CurrentPlayer()
 		left := s.cfg.GameTime - used[p]
 		start := time.Now()
-		if err := x.ask(p, Message{Head: Turn, Turns: st.Turn()}); err != nil {
-			return *faultOf(p, "disconnected: %v", err)
+		if end := x.ask(p, Message{Head: Turn, Turns: st.Turn()}); end != nil {
+			return *end
 		}
 		var want [2]Head
 		want[p] = Actn
@@ -190,13 +213,11 @@ func (s *Server) referee(ctx context.Context, seats [2]seat, rec *Record) ending
 		}
 		q := 1 - p
 		ua, _ := FromEngine(a)
-		err := x.ask(q, Message{Head: Upd8, Action: ua})
-		if err == nil {
+		end = x.ask(q, Message{Head: Upd8, Action: ua})
+		if end == nil {
 			var want [2]Head
 			want[q] = Okay
 			_, end = s.await(ctx, x, want, s.cfg.ReplyTimeout)
-		} else {
-			end = faultOf(q, "disconnected: %v", err)
 		}
 		// After the last action the result stands, as in the referee.
 		if end != nil && !st.IsTerminal() {
@@ -274,12 +295,15 @@ func (s *Server) await(ctx context.Context, x *exchange, want [2]Head, timeout t
 			return got, end
 		}
 		if q := 1 - p; done[q] {
-			// A line of the seat that owes nothing, already read beside
-			// this answer, goes first.
+			// Whatever the seat that owes nothing sent before this
+			// answer was taken goes first.
 			select {
 			case l := <-seats[q].recv():
 				return got, s.judge(ctx, x, q, l, true)
 			default:
+				if seats[q].unread() {
+					return got, faultOf(q, "unexpected message from %s: not its turn to send", colours[q])
+				}
 			}
 		}
 		if want[p] == Okay {
@@ -311,7 +335,7 @@ func (s *Server) judge(ctx context.Context, x *exchange, p int, l line, owesNoth
 	case owesNothing:
 		return faultOf(p, "unexpected message %q: not %s's turn to send", clip(l.text), colours[p])
 	case l.at.Before(x.asked[p]):
-		return faultOf(p, "unexpected message %q: sent before the server asked %s for an answer", clip(l.text), colours[p])
+		return faultOf(p, "unexpected message %q from %s, sent before the server asked for an answer", clip(l.text), colours[p])
 	}
 	return nil
 }

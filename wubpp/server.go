@@ -52,7 +52,7 @@ type ServerConfig struct {
 	// DefaultMaxLine). A longer line drops the client.
 	MaxLine int
 	// MaxClients bounds the connections open at once (0:
-	// DefaultMaxClients); clients beyond it get ERRO and are dropped.
+	// DefaultMaxClients); clients beyond it are disconnected at once.
 	MaxClients int
 	// House, if not nil, seats an agent against the clients it matches.
 	House *House
@@ -206,7 +206,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		go func() {
 			defer s.wg.Done()
 			if full {
-				s.drop(r, "-", "server full, try again later")
+				s.drop(r, "server full")
 				return
 			}
 			s.handle(ctx, r)
@@ -214,10 +214,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 }
 
-// drop sends ERRO to a client that is in no game and disconnects it.
-func (s *Server) drop(r *remote, who, reason string) {
+// drop disconnects a client that is in no game, without a message, and
+// logs why. Before its game the course's client reads only the OKAY that
+// answers its PLAY and then GAME: anything else crashes it (it looks up
+// GAME's names in an ERRO, a KeyError), while the end of the connection
+// makes it print "connection lost---try again" and exit cleanly.
+func (s *Server) drop(r *remote, reason string) {
 	s.logf("%s: dropped: %s", r.conn.RemoteAddr(), reason)
-	r.send(Message{Head: Erro, Loser: who, Reason: reason})
 	r.linger(lingerTime)
 }
 
@@ -226,7 +229,7 @@ func (s *Server) drop(r *remote, who, reason string) {
 func (s *Server) handle(ctx context.Context, r *remote) {
 	m, err := s.expect(ctx, r, Play, s.cfg.ReplyTimeout)
 	if err != nil {
-		s.drop(r, "-", err.Error())
+		s.drop(r, err.Error())
 		return
 	}
 	r.name, r.key = m.Name, m.Key
@@ -335,7 +338,7 @@ func (s *Server) wait(ctx context.Context, r *remote) {
 		}
 		return
 	}
-	s.drop(r, r.name, reason)
+	s.drop(r, fmt.Sprintf("%s: %s", r.name, reason))
 }
 
 // playHouse plays a client against the house agent: the client is white
@@ -350,7 +353,7 @@ func (s *Server) playHouse(ctx context.Context, r *remote) {
 		Game: s.game, Codec: wyb.Codec{}, Budget: budget, NewFallback: h.NewFallback,
 	})
 	if err != nil {
-		s.drop(r, h.Name, fmt.Sprintf("house agent unavailable: %v", err))
+		s.drop(r, fmt.Sprintf("%s: house agent unavailable: %v", r.name, err))
 		return
 	}
 	house := &houseSeat{name: h.Name, sess: sess, ctx: ctx, replies: make(chan line, 1)}

@@ -27,11 +27,9 @@ func (a slowAgent) Act(ctx context.Context, s env.State) (int, error) {
 // the packet of the ACTN or in a write of its own that arrives while the
 // opponent (here the house agent) thinks: the server never takes it as
 // the answer to the next UPD8 (and then finds the real answer out of
-// place at the next TURN, after the opponent's move was played). When
-// the server saw it in time, as it does unless the machine is badly
-// loaded, the opponent's reply is not played at all.
+// place at the next TURN, after the opponent's move was played), and the
+// opponent's reply, which comes after it, is not played.
 func TestUnaskedOkay(t *testing.T) {
-	played := 0
 	for _, separate := range []bool{false, true} {
 		for i := range 8 {
 			cfg := testConfig
@@ -74,20 +72,13 @@ func TestUnaskedOkay(t *testing.T) {
 					break
 				}
 			}
-			if !strings.HasPrefix(end, `ERRO white unexpected message "OKAY"`) {
+			if !strings.HasPrefix(end, "ERRO white unexpected message") {
 				t.Errorf("separate %v, game %d: got %q, want ERRO white unexpected message", separate, i, end)
 			}
 			waitFor(t, "records", 0, func() int { return 1 - len(records()) })
-			recs := records()
-			if len(recs) != 1 || len(recs[0].Actions) > 2 {
-				t.Fatalf("separate %v, game %d: records %+v; want one game of at most two actions", separate, i, recs)
-			}
-			if len(recs[0].Actions) == 2 {
-				played++
+			if recs := records(); len(recs) != 1 || len(recs[0].Actions) != 1 {
+				t.Fatalf("separate %v, game %d: records %+v; want one game of one action (the house's reply not played)", separate, i, recs)
 			}
 		}
-	}
-	if played > 0 {
-		t.Logf("%d of 16 games saw the unasked OKAY only after the house's reply (a loaded machine)", played)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -443,5 +444,80 @@ func TestNetPlayOnPythonServer(t *testing.T) {
 		if !strings.Contains(out, "(OVER "+string(m[1])+")") {
 			t.Errorf("the fixture server says %s won; net-play printed %q", m[1], out)
 		}
+	}
+}
+
+// TestNetrefereeWithoutAGame: the course's unmodified netreferee.py ends
+// cleanly, without a traceback, however the server ends things before or
+// at the start of a game. Before GAME the server only closes the
+// connection (the client reads nothing else there without crashing), and
+// a game that ends before a player's INIT sends it INIT before the ERRO.
+func TestNetrefereeWithoutAGame(t *testing.T) {
+	py, refDir := pythonReferee(t)
+	bin := buildNonetZerokit(t)
+	const lost = "connection lost---try again"
+	dir := t.TempDir()
+	srv := startNetServer(t, "-dir", dir, "-max-clients", "1", "-wait-timeout", "1s", "-v")
+
+	// Turned away: the only place is taken.
+	taken, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(taken, "PLAY first\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(taken).ReadString('\n'); err != nil { // OKAY
+		t.Fatal(err)
+	}
+	out := netreferee(t, py, refDir, bin, srv.addr, "random_player", "away", "")()
+	if !strings.Contains(out, lost) || strings.Contains(out, "game request submitted") {
+		t.Errorf("turned away: netreferee.py printed\n%s", out)
+	}
+	taken.Close()
+
+	// No opponent within -wait-timeout.
+	for try := 0; ; try++ { // (the place frees up once the server saw the hang-up)
+		out = netreferee(t, py, refDir, bin, srv.addr, "random_player", "lonely", "")()
+		if strings.Contains(out, "waiting for an opponent") || try == 50 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.HasSuffix(out, "press ^C to stop waiting\n"+lost+"\n") {
+		t.Errorf("wait timed out: netreferee.py printed\n%s", out)
+	}
+	srv.stop(t)
+
+	// The opponent hangs up after GAME: netreferee.py gets INIT, then the
+	// ERRO, and shows it.
+	srv = startNetServer(t, "-dir", dir, "-v")
+	white := netreferee(t, py, refDir, bin, srv.addr, "random_player", "stays", "")
+	black, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(black)
+	io.WriteString(black, "PLAY leaves\n")
+	for _, want := range []string{"OKAY", "GAME stays leaves"} {
+		if s, err := br.ReadString('\n'); err != nil || strings.TrimSpace(s) != want {
+			t.Fatalf("raw client: %q, %v; want %q", s, err, want)
+		}
+	}
+	black.Close()
+	out = white()
+	if !strings.Contains(out, "opponent found! beginning game") || !strings.HasSuffix(out, "game over!\nblack loses:\ndisconnected\n") {
+		t.Errorf("opponent left before INIT: netreferee.py printed\n%s", out)
+	}
+
+	// The server shuts down while a client waits.
+	waiting := netreferee(t, py, refDir, bin, srv.addr, "random_player", "patient", "")
+	srv.stop(t)
+	if out := waiting(); !strings.HasSuffix(out, "press ^C to stop waiting\n"+lost+"\n") {
+		t.Errorf("server stopped: netreferee.py printed\n%s", out)
+	}
+	recs := readRecords(t, dir)
+	if len(recs) != 1 || recs[0].Winner != wubpp.White || recs[0].Reason != "disconnected" {
+		t.Errorf("records %+v: want white's win by the disconnection", recs)
 	}
 }
