@@ -30,9 +30,15 @@ followed by the game's real winner. A game whose actions run out before it
 ends prints "winner: None!" (the referee's winner while a game is in
 progress). No turn limit is applied, as in the referee.
 
-A line may also be a JSON object with the actions in its "actions" field
-(other fields are ignored): the game records of "zerokit net-server"
-(games.jsonl) replay as they are.
+A line may also be a JSON object with the actions in its "actions" field:
+the game records of "zerokit net-server" (games.jsonl) replay as they are.
+Such a game is numbered by its "id", as the server numbers it. When its
+actions end before the game does and it holds the server's result
+("winner", and "reason" for a game ended early: a timeout, a
+disconnection, an unexpected message, a shutdown), the replay prints
+"ended by the server: <reason>", then the recorded winner ("winner: W!",
+"winner: B!", "winner: draw!", or "winner: none (abandoned)!" for a game
+the server abandoned) instead of the referee's "winner: None!".
 
 A line that is neither a JSON array nor such an object stops the replay with an error naming the
 line number (1-based), after everything before it has been printed.
@@ -73,11 +79,14 @@ func replayGames(ctx context.Context, r io.Reader, w *bufio.Writer) error {
 			return fmt.Errorf("reading stdin line %d: %w", lineNo, rerr)
 		}
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			actions, err := parseGameLine(trimmed)
+			g, err := parseGameLine(trimmed)
 			if err != nil {
 				return fmt.Errorf("stdin line %d: %w", lineNo, err)
 			}
-			if err := replayGame(w, game.NewState(), n, actions); err != nil {
+			if g.id == nil {
+				g.id = &n
+			}
+			if err := replayGame(w, game.NewState(), g); err != nil {
 				return err
 			}
 			n++
@@ -88,31 +97,52 @@ func replayGames(ctx context.Context, r io.Reader, w *bufio.Writer) error {
 	}
 }
 
-// parseGameLine splits a line into its actions; the line must be a JSON
-// array, or an object with an "actions" array (the actions themselves are
-// validated while replaying).
-func parseGameLine(line []byte) ([]json.RawMessage, error) {
+// replayed is one game to replay: its actions and, from a net-server
+// record, its number and the server's result.
+type replayed struct {
+	actions []json.RawMessage
+	id      *int
+	// winner is the recorded winner (white, black, draw, or "" for an
+	// abandoned game), nil if the line has none; reason why it ended
+	// early.
+	winner *string
+	reason string
+}
+
+// parseGameLine reads a line: a JSON array of actions, or an object with
+// an "actions" array (the actions themselves are validated while
+// replaying).
+func parseGameLine(line []byte) (replayed, error) {
 	if line[0] == '{' {
 		var rec struct {
+			ID      *int               `json:"id"`
 			Actions *[]json.RawMessage `json:"actions"`
+			Winner  *string            `json:"winner"`
+			Reason  string             `json:"reason"`
 		}
 		if err := json.Unmarshal(line, &rec); err != nil {
-			return nil, fmt.Errorf("malformed JSON game record: %w", err)
+			return replayed{}, fmt.Errorf("malformed JSON game record: %w", err)
 		}
 		if rec.Actions == nil {
-			return nil, errors.New("JSON game record without \"actions\"")
+			return replayed{}, errors.New("JSON game record without \"actions\"")
 		}
-		return *rec.Actions, nil
+		if w := rec.Winner; w != nil && *w != "white" && *w != "black" && *w != "draw" && *w != "" {
+			return replayed{}, fmt.Errorf("JSON game record with winner %q (want white, black, draw or \"\")", *w)
+		}
+		return replayed{actions: *rec.Actions, id: rec.ID, winner: rec.Winner, reason: rec.Reason}, nil
 	}
 	if line[0] != '[' {
-		return nil, fmt.Errorf("not a JSON array of actions (starts with %q)", truncate(line, 20))
+		return replayed{}, fmt.Errorf("not a JSON array of actions (starts with %q)", truncate(line, 20))
 	}
 	var actions []json.RawMessage
 	if err := json.Unmarshal(line, &actions); err != nil {
-		return nil, fmt.Errorf("malformed JSON array of actions: %w", err)
+		return replayed{}, fmt.Errorf("malformed JSON array of actions: %w", err)
 	}
-	return actions, nil
+	return replayed{actions: actions}, nil
 }
+
+// recordedWinner is the winner line of a server's result.
+var recordedWinner = map[string]string{"white": "W", "black": "B", "draw": "draw", "": "none (abandoned)"}
 
 func truncate(b []byte, n int) string {
 	if len(b) > n {
@@ -122,10 +152,11 @@ func truncate(b []byte, n int) string {
 }
 
 // replayGame writes the transcript of one game.
-func replayGame(w *bufio.Writer, s *wyb.State, n int, actions []json.RawMessage) error {
+func replayGame(w *bufio.Writer, s *wyb.State, g replayed) error {
+	n := *g.id
 	fmt.Fprintf(w, "=== game %d\n", n)
 	writeState(w, s)
-	for i, raw := range actions {
+	for i, raw := range g.actions {
 		if s.IsTerminal() {
 			fmt.Fprintf(w, "invalid action (%s): action %d (%s): the game is over\n", s.RefereeColour(), i, compact(raw))
 			break
@@ -145,7 +176,15 @@ func replayGame(w *bufio.Writer, s *wyb.State, n int, actions []json.RawMessage)
 		}
 		writeState(w, s)
 	}
-	_, err := fmt.Fprintf(w, "winner: %s!\n", s.RefereeWinner())
+	winner := s.RefereeWinner()
+	if !s.IsTerminal() && g.winner != nil {
+		// The server ended the game before its end: its verdict stands.
+		if g.reason != "" {
+			fmt.Fprintf(w, "ended by the server: %s\n", g.reason)
+		}
+		winner = recordedWinner[*g.winner]
+	}
+	_, err := fmt.Fprintf(w, "winner: %s!\n", winner)
 	return err
 }
 

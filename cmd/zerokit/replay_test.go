@@ -175,9 +175,23 @@ func TestReplayEdgeCases(t *testing.T) {
 			wantErr: "stdin line 1: not a JSON array",
 		},
 		{
-			name:  "net-server game records replay by their actions",
-			input: "{\"id\": 1, \"white\": \"a\", \"actions\": [[3, 4], [3, 7]]}\n",
-			want:  []string{"=== game 0", "1 turns into the placing phase", "2 turns into the placing phase", "winner: None!"},
+			name:  "net-server game records replay by their actions, numbered by their ids",
+			input: "{\"id\": 12, \"white\": \"a\", \"actions\": [[3, 4], [3, 7]]}\n",
+			want:  []string{"=== game 12", "1 turns into the placing phase", "2 turns into the placing phase", "winner: None!"},
+		},
+		{
+			name: "a game the server ended early keeps its recorded result",
+			input: `{"id":7,"white":"a","black":"b","winner":"black","reason":"ran out of time (60s per game)","actions":[[3,4]]}` + "\n" +
+				`{"id":3,"white":"a","black":"b","winner":"white","reason":"disconnected","actions":[]}` + "\n" +
+				`{"id":9,"white":"a","black":"b","winner":"","reason":"server shutting down, game abandoned","actions":[[3,4],[3,3]]}` + "\n",
+			want: []string{"=== game 7", "1 turns into the placing phase", "ended by the server: ran out of time (60s per game)\nwinner: B!",
+				"=== game 3", "ended by the server: disconnected\nwinner: W!",
+				"=== game 9", "2 turns into the placing phase", "ended by the server: server shutting down, game abandoned\nwinner: none (abandoned)!"},
+		},
+		{
+			name:    "a record with an unknown winner",
+			input:   `{"id":1,"winner":"W","actions":[]}` + "\n",
+			wantErr: `stdin line 1: JSON game record with winner "W"`,
 		},
 		{
 			name:    "a record without actions",
@@ -194,7 +208,7 @@ func TestReplayEdgeCases(t *testing.T) {
 			if c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)) {
 				t.Fatalf("error %v, want one containing %q", err, c.wantErr)
 			}
-			if len(c.want) > 0 && !strings.HasPrefix(got, "=== game 0\n"+initial) {
+			if _, board, _ := strings.Cut(got, "\n"); len(c.want) > 0 && !strings.HasPrefix(board, initial) {
 				t.Errorf("output does not start with the initial board:\n%s", got)
 			}
 			rest := got
