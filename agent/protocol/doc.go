@@ -72,7 +72,10 @@
 //
 // Agents must honour the deadline (search agents stop and return their
 // best action so far); the deadline bounds thinking time, it cannot stop an
-// agent that ignores it. An agent that fails with
+// agent that ignores it. The agents of this module never fail on a
+// passed deadline (agent.Agent): a search whose deadline passes before it
+// has a result falls back on a move of its own (mcts.Result.Fallback),
+// counted in GameStats.Fallbacks. An agent that fails with
 // context.DeadlineExceeded instead (a search that cannot stop early) is
 // replaced for that move by Config.NewFallback's agent, if set. The referee measures only its own process, so the
 // server's time and memory are not charged by it; the budget keeps the

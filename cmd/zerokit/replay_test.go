@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zerokit/zerokit/env/wyb"
 )
 
 var oracleDir = filepath.Join("..", "..", "..", "shared", "oracle-sample")
@@ -248,4 +250,37 @@ func TestReplayRejectsArguments(t *testing.T) {
 	if err := runReplay(context.Background(), []string{"games.jsonl"}, strings.NewReader(""), &out, &errOut); err == nil {
 		t.Error("positional argument accepted")
 	}
+}
+
+// FuzzParseGameLine: no input line panics the replay's parser, and a line
+// it accepts has its actions (and, from a record, a known winner).
+func FuzzParseGameLine(f *testing.F) {
+	f.Add([]byte(`[[3,4],null,[[1,2],[1,3]]]`))
+	f.Add([]byte(`{"id":7,"winner":"black","reason":"ran out of time","actions":[[3,4]]}`))
+	f.Add([]byte(`{"id":7,"winner":"W","actions":[]}`))
+	f.Add([]byte(`{"actions":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		b = bytes.TrimSpace(b)
+		if len(b) == 0 {
+			return
+		}
+		g, err := parseGameLine(b)
+		if err != nil {
+			return
+		}
+		if g.winner != nil {
+			if _, ok := recordedWinner[*g.winner]; !ok {
+				t.Fatalf("accepted winner %q", *g.winner)
+			}
+		}
+		var buf bytes.Buffer
+		w := bufio.NewWriter(&buf)
+		n := 0
+		if g.id == nil {
+			g.id = &n
+		}
+		if err := replayGame(w, wyb.New(wyb.Options{}).NewState(), g); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
