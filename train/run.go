@@ -804,6 +804,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 		line[key+"_wins"] = e.Wins
 		line[key+"_draws"] = e.Draws
 		line[key+"_losses"] = e.Losses
+		line[key+"_fallbacks"] = res.Result.FallbacksA // moves whose deadline passed before a search completed
 		parts = append(parts, fmt.Sprintf("%s %.0f%% [%.0f-%.0f]", opp, 100*score, 100*lo, 100*hi))
 		if opp != PreviousOpponent {
 			evals = append(evals, neural.Evaluation{
@@ -815,7 +816,8 @@ func (t *trainer) evaluate(ctx context.Context) error {
 			})
 		}
 		t.log.Info("evaluation", "step", step, "opponent", opp, "wins", e.Wins, "draws", e.Draws, "losses", e.Losses,
-			"score", fmt.Sprintf("%.3f", score), "lo", fmt.Sprintf("%.3f", lo), "hi", fmt.Sprintf("%.3f", hi))
+			"score", fmt.Sprintf("%.3f", score), "lo", fmt.Sprintf("%.3f", lo), "hi", fmt.Sprintf("%.3f", hi),
+			"fallbacks", res.Result.FallbacksA)
 	}
 	line["eval_seconds"] = time.Since(start).Seconds()
 	if err := t.metrics.Write(line); err != nil {

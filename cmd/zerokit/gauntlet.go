@@ -152,7 +152,11 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			done++
 			if !*quiet {
 				e := r.Estimate()
-				fmt.Fprintf(stderr, "gauntlet: %d/%d %s vs %s: %d-%d-%d\n", done, pairings, r.A, r.B, e.Wins, e.Draws, e.Losses)
+				fallbacks := ""
+				if r.FallbacksA+r.FallbacksB > 0 {
+					fallbacks = fmt.Sprintf(" (fallbacks, moves whose deadline passed before a search completed: %d, %d)", r.FallbacksA, r.FallbacksB)
+				}
+				fmt.Fprintf(stderr, "gauntlet: %d/%d %s vs %s: %d-%d-%d%s\n", done, pairings, r.A, r.B, e.Wins, e.Draws, e.Losses, fallbacks)
 			}
 		},
 	}
