@@ -332,18 +332,30 @@ func startPython(t *testing.T, cmd *exec.Cmd) (*bufio.Scanner, *strings.Builder)
 // and waits until it waits for an opponent. wait returns its output.
 func netreferee(t *testing.T, py, refDir, bin, addr, module, name, key string) (wait func() string) {
 	t.Helper()
+	return startNetreferee(t, py, refDir, bin, addr, module, name, key, false)
+}
+
+// startNetreferee is netreferee, run as the script (python3
+// DIR/netreferee.py, with python/ on PYTHONPATH) or, with asModule, as
+// docs/wubpp.md says to run it without copies: python3 -m netreferee
+// with the referee's directory on PYTHONPATH.
+func startNetreferee(t *testing.T, py, refDir, bin, addr, module, name, key string, asModule bool) (wait func() string) {
+	t.Helper()
 	host, port, _ := strings.Cut(addr, ":")
 	pyDir, err := filepath.Abs(filepath.Join("..", "..", "python"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := []string{filepath.Join(refDir, "netreferee.py"), module, name}
+	args, path := []string{filepath.Join(refDir, "netreferee.py"), module, name}, pyDir
+	if asModule {
+		args, path = []string{"-m", "netreferee", module, name}, refDir
+	}
 	if key != "" {
 		args = append(args, key)
 	}
 	cmd := exec.Command(py, append(args, "--host", host, "--port", port)...)
 	cmd.Dir = pyDir
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+pyDir, "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1",
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+path, "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1",
 		"ZEROKIT_BIN="+bin, "ZEROKIT_AGENT=greedy", "RANDOM_PLAYER_SEED=5")
 	sc, stderr := startPython(t, cmd)
 	var out strings.Builder
@@ -510,8 +522,9 @@ func TestNetrefereeWithoutAGame(t *testing.T) {
 		t.Errorf("opponent left before INIT: netreferee.py printed\n%s", out)
 	}
 
-	// The server shuts down while a client waits.
-	waiting := netreferee(t, py, refDir, bin, srv.addr, "random_player", "patient", "")
+	// The server shuts down while a client waits (this client run as
+	// docs/wubpp.md says, without copies: python3 -m netreferee).
+	waiting := startNetreferee(t, py, refDir, bin, srv.addr, "random_player", "patient", "", true)
 	srv.stop(t)
 	if out := waiting(); !strings.HasSuffix(out, "press ^C to stop waiting\n"+lost+"\n") {
 		t.Errorf("server stopped: netreferee.py printed\n%s", out)
