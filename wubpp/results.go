@@ -181,9 +181,12 @@ type GameLog struct {
 }
 
 // OpenGameLog opens (or creates) the log at path for appending and
-// returns it with the records it holds, in order. A last line cut short by
-// a crash is removed first; any other line that is not a valid record is
-// an error naming it, and the file is left as it is.
+// returns it with the records it holds, in order, without their actions,
+// start times and thinking times (a table and the numbering of further
+// games need only ids, names and results; a long log's actions would fill
+// memory). A last line cut short by a crash is removed first; any other
+// line that is not a valid record is an error naming it, and the file is
+// left as it is.
 func OpenGameLog(path string) (*GameLog, []Record, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -224,12 +227,21 @@ func readRecords(r io.Reader) (recs []Record, end int64, err error) {
 	}
 }
 
-// parseRecord reads one line of a games log.
+// parseRecord reads one line of a games log, without its actions and
+// times.
 func parseRecord(b []byte) (Record, error) {
-	var r Record
-	if err := json.Unmarshal(b, &r); err != nil {
+	var head struct {
+		ID     uint64 `json:"id"`
+		White  string `json:"white"`
+		Black  string `json:"black"`
+		Key    string `json:"key"`
+		Winner string `json:"winner"`
+		Reason string `json:"reason"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
 		return Record{}, fmt.Errorf("not a game record: %w", err)
 	}
+	r := Record{ID: head.ID, White: head.White, Black: head.Black, Key: head.Key, Winner: head.Winner, Reason: head.Reason}
 	switch {
 	case r.ID == 0:
 		return Record{}, errors.New("game record without an id")

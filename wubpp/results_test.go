@@ -110,7 +110,7 @@ func TestGameLog(t *testing.T) {
 	f.WriteString(`{"id":3,"wh`)
 	f.Close()
 	log, recs, err = OpenGameLog(path)
-	if err != nil || len(recs) != 2 || recs[1].ID != 2 || recs[1].Winner != White || len(recs[1].Actions) != 1 {
+	if err != nil || len(recs) != 2 || recs[1].ID != 2 || recs[1].Winner != White || recs[1].White != "a" || recs[1].Black != "b" {
 		t.Fatalf("reopened: %+v, %v; want the 2 records", recs, err)
 	}
 	if err := log.Write(Record{ID: 3, White: "a", Black: "b", Actions: []json.RawMessage{}}); err != nil {
