@@ -36,10 +36,14 @@ say "building the binaries"
 go build -modfile "$moddir/go.mod" -trimpath -ldflags='-s -w' -o "$stage/zerokit" ./cmd/zerokit
 go test -c -modfile "$moddir/go.mod" -trimpath -ldflags='-s -w' -o "$stage/torch.test" ./model/torch
 CGO_ENABLED=0 go build -tags nonet -trimpath -ldflags='-s -w' -o "$stage/zerokit-play" ./cmd/zerokit
-if ldd "$stage/zerokit" | grep -q 'libtorch'; then
-	echo "gpu-bundle: the zerokit binary links libtorch directly; it must link only libzerokit_torch_api.so" >&2
-	exit 1
-fi
+# The binaries' only libtorch-side dependency is the wrapper library.
+for b in zerokit torch.test; do
+	needed=$(readelf -d "$stage/$b" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+	if [[ $needed != *libzerokit_torch_api.so* || $needed == *libtorch* || $needed == *libc10* ]]; then
+		echo "gpu-bundle: $b needs [$needed]: it must reach libtorch only through libzerokit_torch_api.so" >&2
+		exit 1
+	fi
+done
 mkdir -p "$stage/libtch/cxx"
 cp build/gotch-from-setup.sh/libtch/*.h "$stage/libtch/"
 cp build/gotch-from-setup.sh/libtch/cxx/torch_api.cpp "$stage/libtch/cxx/"
