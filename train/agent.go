@@ -122,7 +122,7 @@ func (t *trainer) refreshAgent(step int64) error {
 		TrainSeconds: t.trainedBefore + time.Since(t.start).Seconds(),
 		Games:        bs.TotalGames,
 		Positions:    bs.TotalPositions,
-		Machine:      Machine(),
+		Machine:      Machine() + ", device " + t.device,
 		Averaging:    averaging,
 		Evaluations:  t.evaluations,
 	}

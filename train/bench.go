@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/zerokit/zerokit/data"
@@ -26,6 +28,17 @@ type BenchResult struct {
 	TrainSteps            int
 	// Params is the network's number of parameters.
 	Params int
+	// Device is where the network ran ("cpu", "cuda:0 (NVIDIA H200)").
+	Device string
+	// Forward is the network's own throughput on random observations at
+	// batch sizes 1, 64, 1024 and 4096, without search.
+	Forward []ForwardRate
+}
+
+// ForwardRate is the measured throughput of Net.Forward at one batch size.
+type ForwardRate struct {
+	Batch              int
+	PositionsPerSecond float64
 }
 
 // Bench measures self-play and training throughput of cfg with a freshly
@@ -37,14 +50,17 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 	if err != nil {
 		return res, err
 	}
-	mcfg := cfg.Model.WithDefaults()
-	mcfg.Threads = cfg.Threads
+	mcfg := cfg.NetConfig()
 	net, err := torch.New(mcfg, ShapeOf(game), cfg.Seed)
 	if err != nil {
 		return res, err
 	}
 	defer net.Close()
 	res.Params = net.NumParams()
+	res.Device = torch.DeviceName(net.Device())
+	if res.Forward, err = benchForward(ctx, net, []int{1, 64, 1024, 4096}, d/4); err != nil {
+		return res, err
+	}
 	bc := cfg.Buffer
 	bc.Window.MinPositions = 1
 	buf, err := data.NewBuffer(game, bc)
@@ -125,11 +141,53 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 	return res, nil
 }
 
+// benchForward times net.Forward for d at each of the batch sizes (at
+// least one call each) on random binary observations.
+func benchForward(ctx context.Context, net *torch.Net, batches []int, d time.Duration) ([]ForwardRate, error) {
+	shape := net.Shape()
+	largest := slices.Max(batches)
+	obs := make([]float32, largest*shape.Size())
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range obs {
+		obs[i] = float32(rng.IntN(2))
+	}
+	logits := make([]float32, largest*shape.Actions)
+	values := make([]float32, largest)
+	var out []ForwardRate
+	for _, b := range batches {
+		// One untimed call: the first call at a batch size may pick
+		// kernels (cuDNN) or grow allocator pools.
+		if err := net.Forward(obs, b, logits, values); err != nil {
+			return nil, err
+		}
+		calls, start := 0, time.Now()
+		for calls == 0 || time.Since(start) < d {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if err := net.Forward(obs, b, logits, values); err != nil {
+				return nil, err
+			}
+			calls++
+		}
+		out = append(out, ForwardRate{Batch: b, PositionsPerSecond: float64(calls*b) / time.Since(start).Seconds()})
+	}
+	return out, nil
+}
+
 // WriteText writes the figures as a small table.
 func (r BenchResult) WriteText(w io.Writer) error {
 	row := func(name string, s selfplay.Stats) string {
 		return fmt.Sprintf("%-10s %10.1f %10.0f %8.1f %9.0f%% %9.0f%% %8d\n", name, s.PositionsPerSecond(), s.SimulationsPerSecond(),
 			s.Eval.MeanBatch(), 100*s.ForwardShare(), 100*s.Eval.CacheHitRate(), s.Games)
+	}
+	if _, err := fmt.Fprintf(w, "device: %s\n", r.Device); err != nil {
+		return err
+	}
+	for _, f := range r.Forward {
+		if _, err := fmt.Fprintf(w, "forward, batch %5d: %10.0f positions/s\n", f.Batch, f.PositionsPerSecond); err != nil {
+			return err
+		}
 	}
 	_, err := fmt.Fprintf(w, "network: %d parameters\n%-10s %10s %10s %8s %10s %10s %8s\n%s%s"+
 		"batched/unbatched simulations per second: %.1fx\ntraining: %.0f samples/s (%d steps)\n",

@@ -14,6 +14,7 @@ import (
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/strictyaml"
 	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
 )
@@ -65,6 +66,22 @@ type Config struct {
 	// selfplay.workers is 1 (with several workers each worker's copy of the
 	// network is single-threaded). Default 2.
 	Threads int `yaml:"threads"`
+	// Device is where the libtorch network trains and evaluates self-play
+	// positions: auto (the default: CUDA device 0 when libtorch sees a
+	// GPU, else the CPU), cpu, cuda or cuda:N. Checkpoints do not depend on
+	// it. The -device flag of train, worker, selfplay and bench overrides
+	// it.
+	Device string `yaml:"device"`
+}
+
+// NetConfig is the network configuration a run's processes build and load
+// networks with: the model architecture with its defaults, and the run's
+// runtime settings (threads, device).
+func (c Config) NetConfig() torch.Config {
+	m := c.Model.WithDefaults()
+	m.Threads = c.Threads
+	m.Device = c.Device
+	return m
 }
 
 // LoopConfig sets the training loop's phases.
@@ -215,6 +232,7 @@ func DefaultConfig() Config {
 		Agent:     DefaultAgentConfig(),
 		Seed:      1,
 		Threads:   2,
+		Device:    "auto",
 	}
 }
 
@@ -339,6 +357,9 @@ func (c Config) Validate() error {
 		if err := eff.validateAgents(game, fmt.Sprintf("stages[%d].eval_opponents", i), fmt.Sprintf("stages[%d].", i)); err != nil {
 			return err
 		}
+	}
+	if _, err := arch.ParseDevice(c.Device); err != nil {
+		return err
 	}
 	if c.Threads < 1 || c.Threads > 256 {
 		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)

@@ -165,6 +165,16 @@ func TestEndToEnd(t *testing.T) {
 	if !strings.Contains(stderr.String(), "it 1 step") || !strings.Contains(stderr.String(), "eval step 20") {
 		t.Errorf("stderr lacks the iteration and evaluation lines:\n%s", stderr.String())
 	}
+	auto, err := torch.ResolveDevice("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "train: device auto: chose " + torch.DeviceName(auto); !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+	}
+	if meta := readMeta(t, dir); meta["device"] != torch.DeviceName(auto) {
+		t.Errorf("meta.json device %v, want %s", meta["device"], torch.DeviceName(auto))
+	}
 	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
 	if err != nil {
 		t.Fatalf("stored config: %v", err)
@@ -476,4 +486,45 @@ func TestTrainChild(t *testing.T) {
 	}
 	_, err := Run(context.Background(), Options{Dir: dir, ConfigPath: tinyConfig})
 	fmt.Println("child run ended:", err)
+}
+
+func readMeta(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("meta.json: %v", err)
+	}
+	return m
+}
+
+// TestRunDevice: -device overrides the configuration's device, a device
+// libtorch does not have is a clear error, and meta.json records each
+// invocation's device when it changes.
+func TestRunDevice(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	ctx := context.Background()
+	if _, err := Run(ctx, Options{Dir: dir, ConfigPath: tinyConfig, MaxSteps: 1, Device: "tpu"}); err == nil || !strings.Contains(err.Error(), `device "tpu"`) {
+		t.Fatalf("-device tpu: %v", err)
+	}
+	if torch.CUDADevices() == 0 {
+		_, err := Run(ctx, Options{Dir: dir, ConfigPath: tinyConfig, MaxSteps: 1, Device: "cuda"})
+		if err == nil || !strings.Contains(err.Error(), "libtorch sees no CUDA device") {
+			t.Fatalf("-device cuda without a GPU: %v", err)
+		}
+	}
+	if _, err := Run(ctx, Options{Dir: dir, ConfigPath: tinyConfig, MaxSteps: 1, Device: "cpu"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(ctx, Options{Dir: dir, MaxSteps: 2, Device: "cpu"}); err != nil {
+		t.Fatal(err)
+	}
+	meta := readMeta(t, dir)
+	devices, _ := meta["devices"].([]any)
+	if meta["device"] != "cpu" || len(devices) != 1 {
+		t.Fatalf("meta.json after two invocations on the CPU: device %v, devices %v", meta["device"], devices)
+	}
 }

@@ -74,7 +74,8 @@ func resolveConfig(dir, path string) (Config, error) {
 // taken from given: the learning-rate schedule, the evaluation matches,
 // checkpoint retention, batching, self-play parallelism and cache, the
 // sparring partner and its share of the games, the share of the search's
-// root value in the value target, MCTS-Solver in the searches, threads,
+// root value in the value target, MCTS-Solver in the searches, threads and
+// device,
 // the recipe's stages, the weight averaging, the run's agent and the store
 // trainer's polling interval. None of them changes what a
 // position, a game record or the network means, so the run stays one run
@@ -95,6 +96,7 @@ func withAdjustable(stored, given Config) Config {
 	c.Buffer.RootValueWeight = given.Buffer.RootValueWeight
 	c.Search.Solver = given.Search.Solver
 	c.Threads = given.Threads
+	c.Device = given.Device
 	c.Stages = given.Stages
 	c.Averaging = given.Averaging
 	c.Agent = given.Agent
@@ -122,7 +124,7 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 	}
 	if d := firstDifference(string(fixed), string(b)); d != "" {
 		return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); a resumed run may change only "+
-			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver, threads, stages, averaging, agent and train.poll: "+
+			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver, threads, device, stages, averaging, agent and train.poll: "+
 			"resume without -config or use a new run directory", path, storedPath, d)
 	}
 	changes := changedLines(string(a), string(b))
@@ -130,28 +132,14 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 		return stored, nil
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
-	metaPath := filepath.Join(dir, MetaFile)
-	meta := map[string]any{}
-	if raw, err := os.ReadFile(metaPath); err == nil {
-		if err := json.Unmarshal(raw, &meta); err != nil {
-			return Config{}, fmt.Errorf("train: %s: %w", metaPath, err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return Config{}, fmt.Errorf("train: %w", err)
-	}
-	history, _ := meta["config_changes"].([]any)
-	meta["config_changes"] = append(history, map[string]any{"time": now, "config": path, "changes": changes})
-	var text bytes.Buffer
-	enc := json.NewEncoder(&text)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(meta); err != nil {
-		return Config{}, fmt.Errorf("train: %w", err)
-	}
+	err = updateMeta(dir, func(meta map[string]any) {
+		history, _ := meta["config_changes"].([]any)
+		meta["config_changes"] = append(history, map[string]any{"time": now, "config": path, "changes": changes})
+	})
 	// meta.json first: a crash between the two writes leaves the change
 	// recorded but not applied, never applied but unrecorded.
-	if err := atomicfile.WriteFile(metaPath, text.Bytes(), 0o644); err != nil {
-		return Config{}, fmt.Errorf("train: %w", err)
+	if err != nil {
+		return Config{}, err
 	}
 	header := fmt.Sprintf("# Effective configuration of this run (from %s at %s, defaults filled in;\n# earlier changes are listed in %s).\n", path, now, MetaFile)
 	if err := atomicfile.WriteFile(storedPath, append([]byte(header), b...), 0o644); err != nil {
@@ -221,4 +209,49 @@ func firstDifference(a, b string) string {
 	}
 	i := idx[0]
 	return fmt.Sprintf("effective configuration line %d: stored %q, given %q", i+1, strings.TrimSpace(lineAt(la, i)), strings.TrimSpace(lineAt(lb, i)))
+}
+
+// updateMeta rewrites the run's meta.json in dir (atomically) with the
+// changes edit makes to its fields; a missing file starts empty.
+func updateMeta(dir string, edit func(meta map[string]any)) error {
+	metaPath := filepath.Join(dir, MetaFile)
+	meta := map[string]any{}
+	if raw, err := os.ReadFile(metaPath); err == nil {
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return fmt.Errorf("train: %s: %w", metaPath, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("train: %w", err)
+	}
+	edit(meta)
+	var text bytes.Buffer
+	enc := json.NewEncoder(&text)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(meta); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if err := atomicfile.WriteFile(metaPath, text.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return nil
+}
+
+// recordDevice notes in meta.json the device this invocation of the run
+// trains on ("cuda:0 (NVIDIA H200)", "cpu"), as "device", and appends it to
+// "devices" (with the time and the configured name) when it differs from
+// the last one recorded.
+func recordDevice(dir, configured, device string) error {
+	return updateMeta(dir, func(meta map[string]any) {
+		meta["device"] = device
+		history, _ := meta["devices"].([]any)
+		if n := len(history); n > 0 {
+			if last, ok := history[n-1].(map[string]any); ok && last["device"] == device {
+				return
+			}
+		}
+		meta["devices"] = append(history, map[string]any{
+			"time": time.Now().UTC().Format(time.RFC3339), "device": device, "configured": configured,
+		})
+	})
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/runstore"
@@ -62,6 +63,9 @@ type Options struct {
 	// trains on the games workers upload. Dir is then a local working copy
 	// (a temporary directory when empty). "" trains with local self-play.
 	Store string
+	// Device, when not empty, overrides the configuration's device (auto,
+	// cpu, cuda, cuda:N) for this invocation.
+	Device string
 	// Command and Commit are recorded in the run's agent (see
 	// neural.Provenance): the command line, and the source revision when
 	// the program's build did not record one (buildinfo.Revision).
@@ -134,6 +138,12 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 	if err != nil {
 		return sum, err
 	}
+	if opts.Device != "" {
+		if _, err := arch.ParseDevice(opts.Device); err != nil {
+			return sum, fmt.Errorf("train: -device: %w", err)
+		}
+		cfg.Device = opts.Device
+	}
 	switch {
 	case remote != nil && cfg.Train.SelfPlay != SelfPlayStore:
 		return sum, fmt.Errorf("train: -store: the configuration plays its games in the trainer (train.self_play: %s); a store trainer needs train.self_play: %s (see configs/wyb-store.yaml)",
@@ -189,10 +199,12 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 
 // trainer is one invocation of Run.
 type trainer struct {
-	cfg      Config
-	opts     Options
-	log      *slog.Logger
-	stderr   io.Writer
+	cfg    Config
+	opts   Options
+	log    *slog.Logger
+	stderr io.Writer
+	// device names where the network runs ("cpu", "cuda:0 (NVIDIA H200)").
+	device   string
 	start    time.Time
 	deadline time.Time
 
@@ -286,8 +298,7 @@ func (t *trainer) setup(ctx context.Context) error {
 	if err := os.MkdirAll(t.ckpts.Dir, 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	mcfg := cfg.Model.WithDefaults()
-	mcfg.Threads = cfg.Threads
+	mcfg := cfg.NetConfig()
 	latest, ok, err := t.ckpts.Latest()
 	if err != nil {
 		return err
@@ -325,6 +336,14 @@ func (t *trainer) setup(ctx context.Context) error {
 			return fmt.Errorf("train: %w", err)
 		}
 		t.state = State{Seed: cfg.Seed}
+	}
+	t.device = torch.DeviceName(t.net.Device())
+	if err := recordDevice(t.opts.Dir, cfg.Device, t.device); err != nil {
+		return err
+	}
+	t.log.Info("device", "device", t.device, "configured", cfg.Device)
+	if spec, _ := arch.ParseDevice(cfg.Device); spec.Auto {
+		fmt.Fprintf(t.stderr, "train: device auto: chose %s\n", t.device)
 	}
 	t.trainedBefore = t.state.TrainSeconds
 	t.lastSaved = -1
@@ -752,8 +771,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 	// what the evaluation measures.
 	net, label := t.net, fmt.Sprintf("step%d", step)
 	if avgPath := (rundir.Run{Dir: t.opts.Dir}).Average(); fileExists(avgPath) {
-		mcfg := cfg.Model.WithDefaults()
-		mcfg.Threads = cfg.Threads
+		mcfg := cfg.NetConfig()
 		ck, err := torch.Load(avgPath, torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
 		if err != nil {
 			return fmt.Errorf("train: evaluation: %w", err)
@@ -846,8 +864,7 @@ func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64)
 	if prev < 0 {
 		return arena.Result{}, 0, false, nil
 	}
-	mcfg := t.cfg.Model.WithDefaults()
-	mcfg.Threads = t.cfg.Threads
+	mcfg := t.cfg.NetConfig()
 	ck, err := torch.Load(t.ckpts.Path(prev), torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
 	if err != nil {
 		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation: %w", err)

@@ -44,6 +44,9 @@ type WorkerOptions struct {
 	MaxDuration time.Duration
 	// Stderr receives the worker's log lines; nil discards them.
 	Stderr io.Writer
+	// Device, when not empty, is where the worker's network runs (auto,
+	// cpu, cuda, cuda:N) instead of the run configuration's device.
+	Device string
 	// KillAfterBytes is for crash tests: when positive, the worker kills
 	// its own process with SIGKILL once that many bytes of shards in all
 	// have gone to the store, in the middle of the upload that crosses
@@ -260,8 +263,10 @@ func (w *worker) load(ctx context.Context, n runstore.Network) (*torch.Net, erro
 	if err != nil {
 		return nil, fmt.Errorf("train: worker: %w", err)
 	}
-	mcfg := w.cfg.Model.WithDefaults()
-	mcfg.Threads = w.cfg.Threads
+	mcfg := w.cfg.NetConfig()
+	if w.opts.Device != "" {
+		mcfg.Device = w.opts.Device
+	}
 	ck, err := torch.LoadFrom(n.Key, bytes.NewReader(b), int64(len(b)), torch.Expect{
 		Game: w.game.Name(), EncodingVersion: w.game.EncodingVersion(), Shape: ShapeOf(w.game), Config: &mcfg,
 	})
@@ -273,7 +278,7 @@ func (w *worker) load(ctx context.Context, n runstore.Network) (*torch.Net, erro
 		return nil, fmt.Errorf("train: worker: network %s holds step %d, published as step %d", n.Key, ck.Step, n.Step)
 	}
 	w.networks++
-	w.log.Info("playing with network", "step", n.Step, "published", n.Time)
+	w.log.Info("playing with network", "step", n.Step, "published", n.Time, "device", torch.DeviceName(ck.Net.Device()))
 	return ck.Net, nil
 }
 

@@ -28,6 +28,7 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	fs := newFlagSet("bench", benchUsage, stderr)
 	configPath := fs.String("config", "", "configuration `file` (default: the built-in defaults)")
 	seconds := fs.Float64("seconds", 20, "duration of each measurement in `seconds`")
+	device := deviceFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -38,6 +39,12 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *configPath != "" {
 		var err error
 		if cfg, err = train.LoadConfig(*configPath); err != nil {
+			return err
+		}
+	}
+	if *device != "" {
+		cfg.Device = *device
+		if err := cfg.Validate(); err != nil {
 			return err
 		}
 	}

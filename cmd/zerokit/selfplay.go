@@ -41,6 +41,7 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	sims := fs.Int("sims", 0, "simulations per full search (0: the configuration's)")
 	worker := fs.Int("worker", 0, "worker `id` recorded in the games")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	device := deviceFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -84,8 +85,11 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
+	if *device != "" {
+		cfg.Device = *device
+	}
 	mcfg := ck.Net.Config()
-	mcfg.Threads = cfg.Threads
+	mcfg.Threads, mcfg.Device = cfg.Threads, cfg.Device
 	ck, err = torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: train.ShapeOf(game), Config: &mcfg})
 	if err != nil {
 		return err

@@ -5,11 +5,13 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/train"
 )
 
@@ -64,6 +66,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	maxSteps := fs.Int64("max-steps", 0, "stop when the run reaches this training `step` (0: no limit)")
 	quiet := fs.Bool("quiet", false, "no progress bars (they are drawn only on a terminal anyway)")
 	defaults := fs.Bool("defaults", false, "print the default configuration and exit")
+	device := deviceFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -90,6 +93,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)),
 		Progress:    !*quiet && train.IsTerminal(stderr),
 		Stderr:      stderr,
+		Device:      *device,
 		Command:     "zerokit train " + strings.Join(args, " "),
 		Commit:      sourceRevision(),
 	})
@@ -104,3 +108,9 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 // linksLibtorch reports whether this build links libtorch (about 170 MB
 // resident once loaded, over the course's 100 MB): this one does.
 const linksLibtorch = true
+
+// deviceFlag defines -device, the device of the libtorch network, for the
+// commands that run it (train, worker, selfplay, bench).
+func deviceFlag(fs *flag.FlagSet) *string {
+	return fs.String("device", "", "`device` of the network: "+arch.DeviceNames+" (default: the configuration's device, auto unless it says otherwise: CUDA when libtorch sees a GPU)")
+}

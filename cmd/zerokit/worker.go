@@ -45,6 +45,7 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	shardTime := fs.Duration("shard-time", 2*time.Minute, "... or once its oldest game is this `old`")
 	poll := fs.Duration("poll", 10*time.Second, "check for a new network this `often`")
 	maxMinutes := fs.Float64("max-minutes", 0, "stop after this many `minutes` (0: no limit)")
+	device := deviceFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	}
 	opts := train.WorkerOptions{
 		Store: *store, Seed: *seed, ShardGames: *shardGames, ShardTime: *shardTime, Poll: *poll,
-		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)), Stderr: stderr,
+		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)), Stderr: stderr, Device: *device,
 	}
 	if v := os.Getenv(killMidShardEnv); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

@@ -63,6 +63,11 @@ type Config struct {
 	// of two, which avoids libtorch 1.13's slow convolution path at batch 1.
 	// Runtime only.
 	NoPadSingle bool `yaml:"no_pad_single" json:"-"`
+	// Device is where a libtorch network keeps its tensors and runs: a
+	// device name for ParseDevice ("" is "auto"). Runtime only, set from
+	// a run's top-level device setting or a command's -device flag; the
+	// pure-Go backend ignores it.
+	Device string `yaml:"-" json:"-"`
 }
 
 // DefaultConfig is a tower that suits two CPU cores on an 8x8 board: 6
@@ -142,6 +147,9 @@ func (c Config) Validate() error {
 		checkRange("value_channels", c.ValueChannels, 1, maxChannels),
 		checkRange("value_hidden", c.ValueHidden, 1, maxHidden),
 		checkRange("threads", c.Threads, 0, maxThreads),
+	}
+	if _, err := ParseDevice(c.Device); err != nil {
+		errs = append(errs, fmt.Errorf("model config: %w", err))
 	}
 	if c.PolicyHead != PolicyDense && c.PolicyHead != PolicySpatial {
 		errs = append(errs, fmt.Errorf("model config: policy_head must be %q or %q, got %q", PolicyDense, PolicySpatial, c.PolicyHead))

@@ -76,7 +76,7 @@ func snapshot(net *Net, tr *Trainer, meta Metadata) (*ckpt.Checkpoint, error) {
 	if c.st == nil || (tr != nil && tr.closed) {
 		return nil, errClosed
 	}
-	e := newEngine()
+	e := newEngine(c.dev)
 	for _, t := range c.st.tensors {
 		v := make([]float32, t.NumElements())
 		e.copyOut(t.h, v)
@@ -151,7 +151,7 @@ func load(path string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, err
 	}
 	cfg := h.Network
 	if want.Config != nil {
-		cfg.Threads, cfg.NoPadSingle = want.Config.Threads, want.Config.NoPadSingle
+		cfg.Threads, cfg.NoPadSingle, cfg.Device = want.Config.Threads, want.Config.NoPadSingle, want.Config.Device
 	}
 	if err := errors.Join(cfg.Validate(), h.Shape.Validate(cfg)); err != nil {
 		return nil, fmt.Errorf("metadata: %w", err)

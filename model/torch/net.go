@@ -15,6 +15,7 @@ import (
 type core struct {
 	mu  sync.Mutex // serialises all libtorch work on st
 	cfg Config
+	dev Device  // where st's tensors live (cfg.Device resolved)
 	st  *store  // nil once closed
 	eng *engine // for inference, used under mu
 	// extra is the number of non-spatial logits of a spatial policy head.
@@ -32,7 +33,8 @@ type Net struct {
 }
 
 // New creates a network with fresh weights drawn from a generator seeded
-// with seed (the same seed gives the same weights).
+// with seed (the same seed gives the same weights), on the device
+// cfg.Device names (ResolveDevice).
 func New(cfg Config, shape Shape, seed uint64) (*Net, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x6d6f64656c))
 	return build(cfg, shape, func(t *namedTensor) []float32 { return initValues(t, rng) })
@@ -45,13 +47,17 @@ func build(cfg Config, shape Shape, values func(t *namedTensor) []float32) (*Net
 	if err := errors.Join(cfg.Validate(), shape.Validate(cfg)); err != nil {
 		return nil, err
 	}
+	dev, err := ResolveDevice(cfg.Device)
+	if err != nil {
+		return nil, err
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	singleThreadedBLAS()
 	if cfg.Threads > 0 {
 		lib.SetNumThreads(cfg.Threads)
 	}
-	c := &core{cfg: cfg, st: newStore(cfg, shape), eng: newEngine(), extra: shape.ExtraActions(cfg)}
+	c := &core{cfg: cfg, dev: dev, st: newStore(cfg, shape), eng: newEngine(dev), extra: shape.ExtraActions(cfg)}
 	if err := c.st.create(c.eng, values); err != nil {
 		return nil, err
 	}
@@ -61,6 +67,10 @@ func build(cfg Config, shape Shape, values func(t *namedTensor) []float32) (*Net
 
 // Config returns the network's configuration (with defaults applied).
 func (n *Net) Config() Config { return n.c.cfg }
+
+// Device returns the device the network runs on (its configuration's
+// Device, resolved when the network was made).
+func (n *Net) Device() Device { return n.c.dev }
 
 // Shape returns the observation shape and number of actions of this view.
 func (n *Net) Shape() Shape { return n.shape }
@@ -175,7 +185,7 @@ func (n *Net) ForwardT(x *ts.Tensor, train bool) (logits, values *ts.Tensor, err
 		return nil, nil, errClosed
 	}
 	c.useThreads()
-	e := newEngine()
+	e := newEngine(c.dev)
 	xh := handle(x.Ctensor())
 	d := e.dims(xh)
 	if e.err == nil && (len(d) != 4 || d[1] != int64(n.shape.Planes) ||

@@ -42,6 +42,8 @@ type engine struct {
 	// a *handle argument points into, and it must hold no Go pointers.
 	out *[8]handle
 	err error
+	// dev is gotch's number of the device new tensors go to (-1: CPU).
+	dev int32
 
 	// Argument arrays, allocated once so that calls do not allocate.
 	ones2   []int64 // stride and dilation {1, 1}
@@ -55,8 +57,9 @@ type engine struct {
 	shape   [8]int64
 }
 
-func newEngine() *engine {
+func newEngine(d Device) *engine {
 	return &engine{
+		dev:     d.code(),
 		out:     new([8]handle),
 		ones2:   []int64{1, 1},
 		pad1:    []int64{1, 1},
@@ -133,7 +136,8 @@ func (e *engine) fromBool(data []bool, dims []int64) handle {
 }
 
 // fromData copies length elements of elemSize bytes at p into a new tensor
-// of the given shape and kind, after checking that they fill the shape.
+// of the given shape and kind on the engine's device, after checking that
+// they fill the shape.
 func (e *engine) fromData(p unsafe.Pointer, length int, dims []int64, elemSize uint, kind int) handle {
 	if e.err != nil {
 		return nil
@@ -150,7 +154,13 @@ func (e *engine) fromData(p unsafe.Pointer, length int, dims []int64, elemSize u
 	if !e.check("tensor_of_data") {
 		return nil
 	}
-	return h
+	if e.dev < 0 {
+		return h
+	}
+	// Data always arrives in host memory; copy it to the device.
+	lib.AtgTo(&e.out[0], h, e.dev)
+	lib.AtFree(h)
+	return e.result("to(device)")
 }
 
 // zerosLike returns a new float32 tensor of zeros with x's shape, not
@@ -163,7 +173,8 @@ func (e *engine) zerosLike(x handle) handle {
 	return e.result("zeros_like")
 }
 
-// copyOut copies the first len(dst) values of a float32 tensor into dst.
+// copyOut copies the first len(dst) values of a float32 tensor into dst
+// (through host memory when the tensor is on a GPU).
 func (e *engine) copyOut(x handle, dst []float32) {
 	if e.err != nil || len(dst) == 0 {
 		return

@@ -168,7 +168,7 @@ func NewTrainer(net *Net, cfg TrainConfig) (*Trainer, error) {
 	if c.st == nil {
 		return nil, errClosed
 	}
-	t := &Trainer{net: net, cfg: cfg, eng: newEngine(), params: c.st.trainable(), dims: make([]int64, 4)}
+	t := &Trainer{net: net, cfg: cfg, eng: newEngine(c.dev), params: c.st.trainable(), dims: make([]int64, 4)}
 	e := t.eng
 	e.reset()
 	n := len(cfg.slotNames())

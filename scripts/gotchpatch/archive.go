@@ -17,7 +17,7 @@ import (
 // Go build mode (-race, -cover, ... each recompile a cgo package's C++
 // sources: minutes and 2.5 GB of memory for this one): torch_api.cpp moves
 // to libtch/cxx (out of the cgo package), is compiled with cxx into a static
-// library in libtch, and lib.go links that. It returns the library's
+// library in libtch (or a shared one, tc.shared), and lib.go links that. It returns the library's
 // SHA-256, which goes into a Go source file of libtch so that the Go build
 // cache notices when the library changes.
 func buildArchive(ctx context.Context, dir, cxx, ar string, tc toolchain, log io.Writer) (string, error) {
@@ -52,9 +52,14 @@ func buildArchive(ctx context.Context, dir, cxx, ar string, tc toolchain, log io
 		return "", err
 	}
 	fmt.Fprintf(log, "gotchpatch: compiled in %s\n", time.Since(start).Round(time.Second))
-	lib := filepath.Join(libtch, archiveName)
-	// D: deterministic archive (no timestamps, owners or modes).
-	if err := runTool(ctx, libtch, ar, "rcsD", lib, obj); err != nil {
+	lib := filepath.Join(libtch, tc.libName())
+	if tc.shared {
+		link := append([]string{"-shared", "-o", lib, obj, "-Wl,-soname," + sharedName}, tc.ldFlags()...)
+		if err := runTool(ctx, libtch, cxx, link...); err != nil {
+			return "", err
+		}
+	} else if err := runTool(ctx, libtch, ar, "rcsD", lib, obj); err != nil {
+		// rcsD: a deterministic archive (no timestamps, owners or modes).
 		return "", err
 	}
 	data, err := os.ReadFile(lib)

@@ -226,6 +226,9 @@ func TestLibGo(t *testing.T) {
 		{"cuda", toolchain{libtorch: "/opt/lt", includes: []string{"/opt/lt/include", "/opt/lt/include/torch/csrc/api/include"}, cuda: true, oldABI: true},
 			[]string{"${SRCDIR}/libzerokit_torch_api.a -L/opt/lt/lib -Wl,-rpath,/opt/lt/lib -lstdc++ -ltorch -lc10 -ltorch_cpu -Wl,--no-as-needed -ltorch_cuda -lc10_cuda -Wl,--as-needed -lm\n", "-D_GLIBCXX_USE_CXX11_ABI=0", "CUDA libtorch at /opt/lt"},
 			nil},
+		{"shared", toolchain{libtorch: "/opt/lt", includes: []string{"/opt/lt/include"}, cuda: true, shared: true},
+			[]string{"compiled once by scripts/setup.sh into\n// libzerokit_torch_api.so,", "// #cgo LDFLAGS: -L${SRCDIR} -lzerokit_torch_api -Wl,-rpath,${SRCDIR} -Wl,--enable-new-dtags\n"},
+			[]string{"libzerokit_torch_api.a", "-ltorch"}},
 	}
 	cgoLine := regexp.MustCompile(`^// #cgo (CFLAGS|LDFLAGS): `)
 	for _, tc := range tests {

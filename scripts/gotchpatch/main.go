@@ -17,6 +17,11 @@
 //  4. The C++ layer is compiled once into a static library that lib.go
 //     links (see archive.go), so Go builds only compile the cgo glue.
 //
+// With -shared-from it derives, from a patched copy, a copy whose C++ layer
+// is a shared library (shared.go): binaries built against it can run on a
+// machine without Go with that library rebuilt against the machine's
+// libtorch (scripts/build-torch-wrapper.sh; scripts/gpu-bundle.sh).
+//
 // The output depends only on the input copy, the flags and the compiler's
 // diagnostics, so a re-run produces byte-identical files.
 package main
@@ -49,6 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cxx := fs.String("cxx", "g++", "C++ compiler")
 	ar := fs.String("ar", "ar", "archiver")
 	maxPasses := fs.Int("max-passes", 4, "maximum number of compile-and-stub passes")
+	sharedFrom := fs.String("shared-from", "", "instead of patching, make -dir a copy of this patched gotch that links its C++ layer as a shared library (see shared.go)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,6 +64,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	tc, err := newToolchain(*libtorch)
 	if err != nil {
 		return err
+	}
+	if *sharedFrom != "" {
+		tc.shared = true
+		return deriveShared(ctx, *sharedFrom, *dir, *cxx, tc, stdout)
 	}
 	if err := writeLibGo(*dir, tc); err != nil {
 		return err

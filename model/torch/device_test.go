@@ -1,0 +1,261 @@
+package torch
+
+import (
+	"math"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/zerokit/zerokit/model/gonet"
+)
+
+func TestResolveDevice(t *testing.T) {
+	gpus := CUDADevices()
+	t.Logf("libtorch sees %d CUDA device(s)", gpus)
+	tests := []struct {
+		name, want, err string
+	}{
+		{name: "cpu", want: "cpu"},
+		{name: "CPU", want: "cpu"},
+		{name: "tpu", err: `device "tpu": want auto | cpu | cuda | cuda:N`},
+		{name: "cuda:1024", err: `device "cuda:1024"`},
+	}
+	if gpus == 0 {
+		tests = append(tests,
+			struct{ name, want, err string }{name: "auto", want: "cpu"},
+			struct{ name, want, err string }{name: "", want: "cpu"},
+			struct{ name, want, err string }{name: "cuda", err: `device "cuda": libtorch sees no CUDA device`},
+			struct{ name, want, err string }{name: "cuda:1", err: `device "cuda:1": libtorch sees no CUDA device`})
+	} else {
+		tests = append(tests,
+			struct{ name, want, err string }{name: "auto", want: "cuda:0"},
+			struct{ name, want, err string }{name: "cuda", want: "cuda:0"},
+			struct{ name, want, err string }{name: "cuda:" + strconv.Itoa(gpus), err: "libtorch sees " + strconv.Itoa(gpus) + " CUDA device(s)"})
+	}
+	for _, tt := range tests {
+		d, err := ResolveDevice(tt.name)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ResolveDevice(%q) = %v, %v; want error containing %q", tt.name, d, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || d.String() != tt.want {
+			t.Errorf("ResolveDevice(%q) = %v, %v; want %s", tt.name, d, err, tt.want)
+		}
+	}
+}
+
+// TestNewOnMissingGPU: a network asked for on a GPU libtorch does not see is
+// a clear error from New and from Load, not a crash.
+func TestNewOnMissingGPU(t *testing.T) {
+	if CUDADevices() > 0 {
+		t.Skip("libtorch sees a GPU: nothing is missing")
+	}
+	cfg := Config{Blocks: 1, Channels: 8, Device: "cuda"}
+	if n, err := New(cfg, tinyShape, 1); err == nil || !strings.Contains(err.Error(), "sees no CUDA device") {
+		if n != nil {
+			n.Close()
+		}
+		t.Fatalf("New on cuda without a GPU: %v", err)
+	}
+	cpu := newTestNet(t, Config{Blocks: 1, Channels: 8}, tinyShape)
+	if cpu.Device().CUDA() || cpu.Device().String() != "cpu" {
+		t.Fatalf("default device %v on a machine without a GPU", cpu.Device())
+	}
+	path := filepath.Join(t.TempDir(), "n.zkc")
+	if err := Save(path, cpu, nil, Metadata{Game: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, Expect{Config: &cfg}); err == nil || !strings.Contains(err.Error(), "sees no CUDA device") {
+		t.Fatalf("Load onto cuda without a GPU: %v", err)
+	}
+}
+
+// needCUDA skips a test when libtorch sees no GPU, saying why.
+func needCUDA(t *testing.T) {
+	t.Helper()
+	if CUDADevices() == 0 {
+		t.Skipf("CUDA test: libtorch sees no CUDA device (%s); scripts/gpu-check.sh runs these on a GPU machine", noCUDAReason())
+	}
+}
+
+// onCUDA returns a copy of the CPU network n on CUDA device 0.
+func onCUDA(t *testing.T, n *Net) *Net {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cpu.zkc")
+	if err := Save(path, n, nil, Metadata{Game: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := n.Config()
+	cfg.Device = "cuda:0"
+	ck, err := Load(path, Expect{Config: &cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ck.Net.Close)
+	if d := ck.Net.Device(); !d.CUDA() {
+		t.Fatalf("loaded onto %v, want cuda:0", d)
+	}
+	return ck.Net
+}
+
+// TestCUDAForwardMatchesCPU: the same weights give the same outputs on the
+// GPU as on the CPU, within 1e-3 (cuDNN's convolution algorithms sum in
+// other orders, and may use TF32).
+func TestCUDAForwardMatchesCPU(t *testing.T) {
+	needCUDA(t)
+	t.Logf("GPU: %s", DeviceName(Device{cuda: true}))
+	wyb := Config{Blocks: 3, Channels: 32, PolicyHead: PolicyDense, PolicyChannels: 4, ValueChannels: 16, ValueHidden: 64}
+	shape := Shape{Planes: 15, Height: 8, Width: 8, Actions: 577}
+	cpu := randomNet(t, wyb, shape, 5)
+	gpu := onCUDA(t, cpu)
+	rng := rand.New(rand.NewPCG(6, 7))
+	for _, count := range []int{1, 2, 64, 1024} {
+		obs := randomObs(rng, shape, count)
+		l0, v0 := forward(t, cpu, obs, count)
+		l1, v1 := forward(t, gpu, obs, count)
+		dl, dv := maxDiff(l0, l1), maxDiff(v0, v1)
+		t.Logf("batch %d: max difference %.3g in logits, %.3g in values", count, dl, dv)
+		if dl >= 1e-3 || dv >= 1e-3 || math.IsNaN(dl+dv) {
+			t.Errorf("batch %d: CPU and CUDA differ by %g in logits, %g in values", count, dl, dv)
+		}
+	}
+}
+
+func maxDiff(a, b []float32) float64 {
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(float64(a[i]-b[i])))
+	}
+	return d
+}
+
+// TestCUDATrainingLowersLoss trains on the GPU and checks that the loss on
+// a fixed batch falls, and that the checkpoint it writes loads on the CPU
+// (libtorch and the pure-Go backend) with the same outputs.
+func TestCUDATrainingLowersLoss(t *testing.T) {
+	needCUDA(t)
+	shape := Shape{Planes: 4, Height: 8, Width: 8, Actions: 65}
+	cfg := Config{Blocks: 2, Channels: 32, Device: "cuda"}
+	n := newTestNet(t, cfg, shape)
+	tr, err := NewTrainer(n, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	b := fixedBatch(rand.New(rand.NewPCG(8, 9)), shape, 64)
+	first, err := tr.Loss(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		if _, err := tr.Step(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last, err := tr.Loss(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("loss on CUDA: %.4f -> %.4f after 200 steps", first.Total, last.Total)
+	if !(last.Total < 0.8*first.Total) {
+		t.Fatalf("loss %.4f -> %.4f: training on CUDA did not learn", first.Total, last.Total)
+	}
+
+	path := filepath.Join(t.TempDir(), "cuda.zkc")
+	if err := Save(path, n, tr, Metadata{Game: "test", Step: 200}); err != nil {
+		t.Fatal(err)
+	}
+	cpuCfg := cfg
+	cpuCfg.Device = "cpu"
+	ck, err := Load(path, Expect{Config: &cpuCfg})
+	if err != nil {
+		t.Fatalf("a checkpoint written on CUDA does not load on the CPU: %v", err)
+	}
+	defer ck.Net.Close()
+	obs := randomObs(rand.New(rand.NewPCG(10, 11)), shape, 16)
+	l0, v0 := forward(t, n, obs, 16)
+	l1, v1 := forward(t, ck.Net, obs, 16)
+	if d := math.Max(maxDiff(l0, l1), maxDiff(v0, v1)); d >= 1e-3 {
+		t.Errorf("CUDA network and its checkpoint on the CPU differ by %g", d)
+	}
+	g, err := gonet.Load(path)
+	if err != nil {
+		t.Fatalf("a checkpoint written on CUDA does not load in the pure-Go backend: %v", err)
+	}
+	compareGonet(t, ck.Net, g, 12)
+	// The optimizer state comes back too: one more step on the CPU works.
+	tr2, err := NewTrainer(ck.Net, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr2.Close()
+	if err := tr2.Restore(ck); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr2.Step(b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCUDADoesNotLeak runs inference and training steps on the GPU and
+// fails if live tensors, resident memory or the GPU's used memory keep
+// growing after a warm-up.
+func TestCUDADoesNotLeak(t *testing.T) {
+	needCUDA(t)
+	shape := Shape{Planes: 4, Height: 8, Width: 8, Actions: 65}
+	n := newTestNet(t, Config{Blocks: 2, Channels: 32, Device: "cuda"}, shape)
+	tr, err := NewTrainer(n, DefaultTrainConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	obs := randomObs(rng, shape, 64)
+	logits := make([]float32, 64*shape.Actions)
+	values := make([]float32, 64)
+	b := fixedBatch(rng, shape, 64)
+	count := 0
+	step := func() {
+		count = count%64 + 1
+		if err := n.Forward(obs, count, logits, values); err != nil {
+			t.Fatal(err)
+		}
+		if count%8 == 0 {
+			if _, err := tr.Step(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for range 400 { // the caching allocator's working set
+		step()
+	}
+	gpu0 := gpuMemoryMiB(t)
+	checkNoGrowth(t, 5, 400, 8<<20, step)
+	gpu1 := gpuMemoryMiB(t)
+	t.Logf("GPU memory used: %d -> %d MiB", gpu0, gpu1)
+	// A leaked 64 x 32 x 8 x 8 activation per call would be 800 MB.
+	if gpu0 >= 0 && gpu1-gpu0 > 64 {
+		t.Errorf("GPU memory grew by %d MiB over %d calls", gpu1-gpu0, 1600)
+	}
+}
+
+// gpuMemoryMiB returns the memory used on GPU 0 as nvidia-smi reports it,
+// or -1 without nvidia-smi.
+func gpuMemoryMiB(t *testing.T) int {
+	out, err := exec.Command("nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits", "-i", "0").Output()
+	if err != nil {
+		t.Logf("nvidia-smi: %v; GPU memory not checked", err)
+		return -1
+	}
+	v, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Logf("nvidia-smi printed %q; GPU memory not checked", out)
+		return -1
+	}
+	return v
+}
