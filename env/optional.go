@@ -140,4 +140,3 @@ type TablebaseGame interface {
 	// options) has none.
 	Tablebase() Tablebase
 }
-

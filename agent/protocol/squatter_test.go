@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func TestSquatterSession(t *testing.T) {
 	played := map[string]bool{}
 	reply := func() {
 		t.Helper()
-		got := c.call("action " + turnsOf(played))
+		got := c.call("action " + strconv.Itoa(len(played)))
 		f := strings.Fields(got)
 		if len(f) != 3 || f[0] != "2" {
 			t.Fatalf("agent's action = %q, want \"2 Row Col\"", got)
@@ -121,17 +122,6 @@ func TestSquatterSession(t *testing.T) {
 	if got := c.call("status"); got != status {
 		t.Errorf("status after the end = %q, want %q", got, status)
 	}
-}
-
-// turnsOf is the turn counter: the moves played so far.
-func turnsOf(played map[string]bool) string {
-	n := 0
-	for _, ok := range played {
-		if ok {
-			n++
-		}
-	}
-	return string(rune('0' + n/10)) + string(rune('0'+n%10))
 }
 
 func TestStatusNeedsAJudgingReferee(t *testing.T) {
