@@ -121,10 +121,20 @@ func Build(ctx context.Context, javac, course, out string) (coursePath, playerPa
 	if err != nil {
 		return "", "", err
 	}
-	if err := javacRun(ctx, javac, append([]string{"-Xlint:all", "-Werror", "-cp", coursePath, "-d", playerPath}, src...)); err != nil {
+	if err := Compile(ctx, javac, coursePath, playerPath, src); err != nil {
 		return "", "", fmt.Errorf("java: compiling the zerokit player: %w", err)
 	}
 	return coursePath, playerPath, nil
+}
+
+// Compile compiles the player's sources src against the course's classes
+// in coursePath into out, with the javac executable ("" finds javac on
+// PATH), warnings being errors.
+func Compile(ctx context.Context, javac, coursePath, out string, src []string) error {
+	if javac == "" {
+		javac = "javac"
+	}
+	return javacRun(ctx, javac, append([]string{"-Xlint:all", "-Werror", "-cp", coursePath, "-d", out}, src...))
 }
 
 func javacRun(ctx context.Context, javac string, args []string) error {
