@@ -76,8 +76,8 @@ func TestSquatterSession(t *testing.T) {
 		t.Fatalf("status after the diamond = %q, want (2, 2) captured and empty", status)
 	}
 	for _, tc := range []struct{ move, err string }{
-		{"1 1 2", "occupied by Black"}, // the toolkit's name of player 0, the referee's White
-		{"1 2 2", "captured territory"},
+		{"1 1 2", "cell (row 1, col 2) is occupied by a white piece"},
+		{"1 2 2", "cell (row 2, col 2) lies in white's captured territory"},
 		{"2 0 0", "P is 2, but white (P = 1) is to move"},
 		{"1 6 0", "off the 6x6 board"},
 		{"1 0", "three integers"},

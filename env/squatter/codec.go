@@ -66,8 +66,8 @@ func (Codec) Turns(s env.State) int { return s.MoveNumber() }
 func pieceCode(player int) int { return player + 1 }
 
 // ParseAction reads "P Row Col". It checks that P is the mover's piece code
-// and that the cell is on the board; whether the cell is free is the
-// rules' business (State.ApplyAction names an occupied or captured cell).
+// and that the cell is on the board and free, and says why not in the
+// referee's terms (an occupied cell, a captured one).
 func (c Codec) ParseAction(s env.State, text string) (int, error) {
 	st, ok := s.(*State)
 	if !ok {
@@ -93,7 +93,17 @@ func (c Codec) ParseAction(s env.State, text string) (int, error) {
 	if row < 0 || col < 0 || row >= n || col >= n {
 		return 0, fmt.Errorf("move %q: cell (row %d, col %d) is off the %dx%d board", text, row, col, n, n)
 	}
-	return row*n + col, nil
+	a := row*n + col
+	if !st.IsLegal(a) {
+		// The rules would reject it too, in the toolkit's names (x,y and
+		// Black first): say why in the referee's.
+		cs := st.CellAt(a)
+		if cs.Piece >= 0 {
+			return 0, fmt.Errorf("move %q: cell (row %d, col %d) is occupied by a %s piece", text, row, col, c.Colour(cs.Piece))
+		}
+		return 0, fmt.Errorf("move %q: cell (row %d, col %d) lies in %s's captured territory", text, row, col, c.Colour(cs.Owner))
+	}
+	return a, nil
 }
 
 // FormatAction writes action, placed by the player to move in s, as

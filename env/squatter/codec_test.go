@@ -29,6 +29,9 @@ func TestCodecParseAction(t *testing.T) {
 		{"four numbers", start, "1 0 0 0", 0, "three integers"},
 		{"not a number", start, "1 a 0", 0, `Row "a" is not an integer`},
 		{"empty", start, "", 0, "three integers"},
+		{"occupied", playMoves(t, g, "r0c0 r5c5"), "1 5 5", 0, "cell (row 5, col 5) is occupied by a black piece"},
+		{"captured", playMoves(t, g, "r1c2 r5c5 r2c1 r5c4 r2c3 r5c3 r3c2"), "2 2 2", 0, "cell (row 2, col 2) lies in white's captured territory"},
+		{"a captured piece", playMoves(t, g, "r1c2 r2c2 r2c1 r5c5 r2c3 r5c4 r3c2"), "2 2 2", 0, "cell (row 2, col 2) is occupied by a black piece"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
