@@ -156,8 +156,13 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 		"-cp", t.classPath,
 		"-D" + java.PlayerConfig + ".config=" + t.config,
 		"-D" + java.PlayerConfig + ".usage_log=" + usageLog,
-		fmt.Sprintf("-D%s.cpu_limit=%g", java.PlayerConfig, o.TimeLimit),
-		fmt.Sprintf("-D%s.memory_limit=%g", java.PlayerConfig, o.SpaceLimit),
+	}
+	// Limits given override the agent's own settings; none leave them.
+	if o.TimeLimit > 0 {
+		args = append(args, fmt.Sprintf("-D%s.cpu_limit=%g", java.PlayerConfig, o.TimeLimit))
+	}
+	if o.SpaceLimit > 0 {
+		args = append(args, fmt.Sprintf("-D%s.memory_limit=%g", java.PlayerConfig, o.SpaceLimit))
 	}
 	oppClass := opp.Class
 	if opp.Spec != "" {
