@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -119,6 +120,46 @@ func TestJavaReferee(t *testing.T) {
 	t.Run("illegal", func(t *testing.T) { testJavaRefereeRejectsIllegalMoves(t, s) })
 	t.Run("zerokit-vs-zerokit", func(t *testing.T) { testJavaRefereeZerokitVsZerokit(t, s) })
 	t.Run("refbench", func(t *testing.T) { testRefbenchJavaReferee(t, s) })
+	t.Run("address", func(t *testing.T) { testJavaRefereeAddress(t, s) })
+}
+
+// testJavaRefereeAddress connects the opponent to a running "zerokit
+// serve -listen" instead of starting a process, and checks that a server
+// of another board size is refused.
+func testJavaRefereeAddress(t *testing.T, s javaSetup) {
+	srv := exec.Command(s.bin, "serve", "-game", "squatter6", "-agent", "random", "-listen", "127.0.0.1:0")
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		srv.Process.Kill()
+		srv.Wait()
+	}()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "zerokit serve: listening on ")
+	if err != nil || !ok {
+		t.Fatalf("serve -listen said %q (%v)", line, err)
+	}
+	code, out, errText := s.referee(t, 6, java.PlayerClass, java.OpponentClass, "-Dzerokit_opponent.address="+addr)
+	if code != 0 {
+		t.Fatalf("referee exit status %d\n%s\n%s", code, out, errText)
+	}
+	boards, claims := finalBoards(t, out)
+	if boards[0] != boards[1] || claims[0] != claims[1] || !strings.Contains("123", claims[0]) {
+		t.Errorf("boards %q and %q, claims %v: want one board and one winner", boards[0], boards[1], claims)
+	}
+	if !strings.Contains(errText, "zerokit_opponent black:") || !strings.Contains(errText, "remote server: Java side only") {
+		t.Errorf("stderr lacks the remote opponent's usage summary:\n%s", errText)
+	}
+	code, out, errText = s.referee(t, 7, java.PlayerClass, java.OpponentClass, "-Dzerokit_opponent.address="+addr)
+	if code != 0 || !strings.Contains(out, "Player two (Black) indicate winner as: -1") ||
+		!strings.Contains(errText, "the zerokit server plays a board of 6 rows, the referee 7") {
+		t.Errorf("a 7x7 referee with a 6x6 server: exit status %d\n%s\n%s", code, out, errText)
+	}
 }
 
 // testJavaRefereeGames plays whole games in the course's unmodified
