@@ -275,14 +275,7 @@ func testRefbenchJavaReferee(t *testing.T, s javaSetup) {
 	if err != nil {
 		t.Fatalf("refbench: %v\n%s", err, out)
 	}
-	var matches []refbench.Match
-	b, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &matches); err != nil {
-		t.Fatal(err)
-	}
+	matches := readMatchesFile(t, jsonPath)
 	if len(matches) != 2 || matches[0].Opponent != "random" || matches[1].Opponent != "class zktest.RandomPlayer" {
 		t.Fatalf("matches %+v: want one against random and one against the class\n%s", matches, out)
 	}

@@ -18,7 +18,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/zerokit/zerokit/java"
 	"github.com/zerokit/zerokit/python/refbench"
@@ -182,33 +181,11 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 	cmd := exec.CommandContext(gctx, t.Java, args...)
 	cmd.Dir = gdir
 	cmd.Env = append(os.Environ(), o.Env...)
-	stdout, err := os.Create(filepath.Join(gdir, "referee.out"))
+	out, errText, runErr, err := refbench.RunReferee(ctx, cmd, &g)
 	if err != nil {
 		return g, err
 	}
-	defer stdout.Close()
-	stderr, err := os.Create(filepath.Join(gdir, "referee.err"))
-	if err != nil {
-		return g, err
-	}
-	defer stderr.Close()
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.WaitDelay = 5 * time.Second
-	start := time.Now()
-	runErr := cmd.Run()
-	g.Seconds = time.Since(start).Seconds()
-	if ctx.Err() != nil {
-		return g, ctx.Err()
-	}
-	out, err := os.ReadFile(stdout.Name())
-	if err != nil {
-		return g, err
-	}
-	errText, err := os.ReadFile(stderr.Name())
-	if err != nil {
-		return g, err
-	}
-	r := parseReferee(string(out), string(errText))
+	r := parseReferee(out, errText)
 	g.Actions, g.Reason = r.moves, r.reason
 	switch {
 	case gctx.Err() != nil:

@@ -543,34 +543,12 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		fmt.Sprintf("ZEROKIT_MEMORY_LIMIT=%g", o.SpaceLimit),
 	)
 	cmd.Env = append(cmd.Env, o.Env...)
-	stdout, err := os.Create(filepath.Join(gdir, "referee.out"))
-	if err != nil {
-		return g, err
-	}
-	defer stdout.Close()
-	stderr, err := os.Create(filepath.Join(gdir, "referee.err"))
-	if err != nil {
-		return g, err
-	}
-	defer stderr.Close()
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.WaitDelay = 5 * time.Second
-	start := time.Now()
-	runErr := cmd.Run()
-	g.Seconds = time.Since(start).Seconds()
-	if ctx.Err() != nil {
-		return g, ctx.Err()
-	}
-	out, err := os.ReadFile(stdout.Name())
-	if err != nil {
-		return g, err
-	}
-	errText, err := os.ReadFile(stderr.Name())
+	out, errText, runErr, err := RunReferee(ctx, cmd, &g)
 	if err != nil {
 		return g, err
 	}
 	var winner string
-	winner, g.Actions, g.Reason = parseReferee(string(out), string(errText), white, black)
+	winner, g.Actions, g.Reason = parseReferee(out, errText, white, black)
 	if gctx.Err() != nil {
 		g.Reason = fmt.Sprintf("still playing after %v (the referee has no turn limit)", o.GameTimeout)
 	} else if winner == "" && runErr != nil {
@@ -584,6 +562,41 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		g.Outcome, g.Reason = Failed, fmt.Sprintf("%s; the agent's usage log: %v", g.Reason, err)
 	}
 	return g, nil
+}
+
+// RunReferee runs a game's referee process cmd (a command with a context)
+// with its stdout and stderr written to referee.out and referee.err in
+// cmd.Dir, sets g.Seconds to its wall time, and returns both texts and the
+// process's error (runErr). err reports a failure to set up or read back
+// the files, or the cancellation of ctx (the run's, not the game's).
+func RunReferee(ctx context.Context, cmd *exec.Cmd, g *Game) (out, errText string, runErr, err error) {
+	stdout, err := os.Create(filepath.Join(cmd.Dir, "referee.out"))
+	if err != nil {
+		return "", "", nil, err
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(filepath.Join(cmd.Dir, "referee.err"))
+	if err != nil {
+		return "", "", nil, err
+	}
+	defer stderr.Close()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	runErr = cmd.Run()
+	g.Seconds = time.Since(start).Seconds()
+	if ctx.Err() != nil {
+		return "", "", nil, ctx.Err()
+	}
+	o, err := os.ReadFile(stdout.Name())
+	if err != nil {
+		return "", "", nil, err
+	}
+	e, err := os.ReadFile(stderr.Name())
+	if err != nil {
+		return "", "", nil, err
+	}
+	return string(o), string(e), runErr, nil
 }
 
 // outcome is the agent's result of a game that the referee ended with
