@@ -586,7 +586,9 @@ public class ZerokitPlayer implements Player, Piece {
                     proc.destroyForcibly();
                 }
             } catch (IOException | InterruptedException e) {
-                proc.destroyForcibly();
+                if (proc != null) {
+                    proc.destroyForcibly();
+                }
             }
             if (stderr != null) {
                 stderr.delete();
