@@ -292,6 +292,23 @@ func testRefbenchJavaReferee(t *testing.T, s javaSetup) {
 			t.Errorf("match's agent %q does not name the board", m.Agent)
 		}
 	}
+	// The shipped agent's directory as it is: no jar (refbench compiles
+	// its sources) and no binary named (refbench's is given to it).
+	shipped, err := filepath.Abs(filepath.Join("..", "..", "agents", "squatter6"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(s.bin, "refbench", "-game", "squatter7", "-java-referee", s.course, "-agent", shipped,
+		"-vs", "random", "-games", "1", "-json", filepath.Join(work, "shipped.json"))
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "ZEROKIT_BIN=", "ZEROKIT_PLAYER_BINARY=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("refbench with the shipped agent's directory: %v\n%s", err, out)
+	}
+	if m := readMatchesFile(t, filepath.Join(work, "shipped.json")); len(m) != 1 || len(m[0].Games) != 1 ||
+		m[0].Games[0].Outcome == refbench.Failed || m[0].Games[0].Actions < 25 {
+		t.Errorf("the shipped agent's game: %+v, want a finished game", m)
+	}
 	mf, err := neural.ReadManifest(s.agent)
 	if err != nil {
 		t.Fatal(err)

@@ -184,10 +184,15 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		// The games of another board size would not measure this one.
 		id += fmt.Sprintf(", squatter %dx%d", n, n)
 	}
+	env := agentBinaryEnv(dir, bin)
+	if squatter && len(env) > 0 {
+		// The Java player reads its own variable.
+		env = append(env, "ZEROKIT_PLAYER_BINARY="+strings.TrimPrefix(env[0], "ZEROKIT_BIN="))
+	}
 	opts := refbench.Options{
 		Table: table, Python: *python, Referee: *referee, Agent: dir, Binary: bin, Opponents: opponents,
 		Games: *games, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
-		GameTimeout: *timeout, Dir: *keep, AgentID: id, Env: agentBinaryEnv(dir, bin),
+		GameTimeout: *timeout, Dir: *keep, AgentID: id, Env: env,
 		OnGame: func(g refbench.Game) {
 			fmt.Fprintf(stderr, "%s game %d: agent %s %s after %d actions; %.1f s CPU, %.1f MB\n",
 				g.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.AgentCPU, g.AgentPeakMB)
