@@ -15,6 +15,7 @@ import (
 	"github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/java"
 	"github.com/zerokit/zerokit/python"
 )
 
@@ -63,6 +64,18 @@ func TestShippedAgents(t *testing.T) {
 			}
 			if got, err := os.ReadFile(filepath.Join(dir, python.PlayerModuleName)); err != nil || !bytes.Equal(got, want) {
 				t.Errorf("%s (%v) differs from python/%s: re-export the agent (docs/recipe.md)", python.PlayerModuleName, err, python.PlayerModuleName)
+			}
+			if strings.HasPrefix(tc.game, "squatter") {
+				// Likewise its Java player for the 2015 referee.
+				src, err := java.Sources()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, want := range src {
+					if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !bytes.Equal(got, want) {
+						t.Errorf("%s (%v) differs from java/zerokit/%s: re-export the agent (docs/recipe.md)", name, err, name)
+					}
+				}
 			}
 			if readme, err := os.ReadFile(filepath.Join(dir, "README.txt")); err != nil || strings.Contains(string(readme), "net:path=") {
 				t.Errorf("README.txt names a path (%v):\n%s", err, readme)

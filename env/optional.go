@@ -93,6 +93,16 @@ type Refereed interface {
 	Referee() (Game, RefereeCodec)
 }
 
+// RefereeJudge is implemented by a RefereeCodec whose referee leaves judging
+// the game to the players: the 2015 Squatter referee has no rules engine,
+// asks each player who has won and has each print its own board.
+type RefereeJudge interface {
+	// Judge describes s on one line in the referee's terms: the result a
+	// player reports and the board (the codec's documentation gives the
+	// form).
+	Judge(s State) (string, error)
+}
+
 // ParseCellMove is TextUI.ParseMove for a game whose actions are cells that
 // State.ParseAction reads as "x,y" (column, row): it reads "x,y", "x y" or
 // "(x, y)" and checks that the cell is free.

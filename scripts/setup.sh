@@ -4,10 +4,12 @@
 # second. Run it from anywhere: ./scripts/setup.sh
 #
 # What it does:
-#  1. Installs Debian's libtorch-dev and libopenblas0-pthread (apt-get, as root
-#     or through sudo) unless already installed. OpenBLAS replaces the
-#     reference BLAS through Debian's alternatives; it makes batch-1
-#     convolutions ~4x faster.
+#  1. Installs Debian's libtorch-dev, libopenblas0-pthread and
+#     default-jdk-headless (apt-get, as root or through sudo) unless already
+#     installed. OpenBLAS replaces the reference BLAS through Debian's
+#     alternatives; it makes batch-1 convolutions ~4x faster. The JDK builds
+#     the Java player of the 2015 Squatter referee and runs that referee in
+#     the tests (java/, cmd/zerokit).
 #  2. Fetches github.com/sugarme/gotch v0.9.1 through the Go module proxy,
 #     copies it without example/ and gen/ to build/gotch-from-setup.sh (go.mod
 #     replaces the module with that directory) and patches it with
@@ -42,7 +44,7 @@ GOTCH_MODULE=github.com/sugarme/gotch
 GOTCH_VERSION=v0.9.1
 # The module's checksum as recorded by sum.golang.org; a mismatch aborts.
 GOTCH_SUM='h1:J6JCE1C2AfPmM1xk0p46LdzWtfNvbvZZnWdkj9v54jo='
-APT_PACKAGES=(libtorch-dev libopenblas0-pthread)
+APT_PACKAGES=(libtorch-dev libopenblas0-pthread default-jdk-headless)
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 build="$repo/build"

@@ -27,6 +27,12 @@
 //	    Reports the opponent's action in the referee's form. It is
 //	    validated against the replica exactly as the referee would; an
 //	    illegal action is an error and leaves the replica unchanged.
+//	status            -> <judgement>
+//	    Only for a referee that leaves judging the game to its players
+//	    (the codec implements env.RefereeJudge; other games answer an
+//	    error): the game's result and board in that referee's terms, on
+//	    one line, also once the game is over. For Squatter (2015) it is
+//	    "<winner> <rows>", e.g. "0 +W+.../..." (squatter.Codec.Judge).
 //	quit              -> bye
 //	    Ends the session.
 //
@@ -47,7 +53,9 @@
 // Serve is game-independent; a Codec supplies the game's referee
 // conventions (colour names, turn counter, action text); games supply
 // theirs (env.Refereed). wyb.Codec is the codec
-// of the Watch Your Back! course referee.
+// of the Watch Your Back! course referee (2018, Python), squatter.Codec that
+// of the Squatter course referee (2015, Java), which is played in "P Row
+// Col" moves.
 //
 // # Time
 //

@@ -20,6 +20,10 @@ const (
 	CmdUpdate
 	// CmdQuit ends the session: "quit".
 	CmdQuit
+	// CmdStatus asks for the game's result and board in the referee's
+	// terms, for a referee that leaves judging to its players
+	// (env.RefereeJudge): "status".
+	CmdStatus
 )
 
 // String returns the command's keyword.
@@ -33,6 +37,8 @@ func (c Command) String() string {
 		return "update"
 	case CmdQuit:
 		return "quit"
+	case CmdStatus:
+		return "status"
 	}
 	return fmt.Sprintf("Command(%d)", int(c))
 }
@@ -59,7 +65,7 @@ func ParseRequest(line string) (Request, error) {
 	}
 	line = strings.Trim(line, " \t\r")
 	if line == "" {
-		return Request{}, fmt.Errorf("empty request; expected one of: init, action, update, quit")
+		return Request{}, fmt.Errorf("empty request; expected one of: init, action, update, status, quit")
 	}
 	verb, rest, _ := strings.Cut(line, " ")
 	rest = strings.Trim(rest, " \t")
@@ -91,8 +97,13 @@ func ParseRequest(line string) (Request, error) {
 			return Request{}, fmt.Errorf("quit takes no argument, got %q", rest)
 		}
 		return Request{Cmd: CmdQuit}, nil
+	case "status":
+		if rest != "" {
+			return Request{}, fmt.Errorf("status takes no argument, got %q", rest)
+		}
+		return Request{Cmd: CmdStatus}, nil
 	}
-	return Request{}, fmt.Errorf("unknown command %q; expected one of: init, action, update, quit", clip(verb, 40))
+	return Request{}, fmt.Errorf("unknown command %q; expected one of: init, action, update, status, quit", clip(verb, 40))
 }
 
 // maxTurns bounds the turn counter so that parsing never overflows.

@@ -21,6 +21,7 @@ func TestParseRequest(t *testing.T) {
 		{"update [[3, 4], [3, 5]]", Request{Cmd: CmdUpdate, Action: "[[3, 4], [3, 5]]"}, ""},
 		{"update null", Request{Cmd: CmdUpdate, Action: "null"}, ""},
 		{"quit", Request{Cmd: CmdQuit}, ""},
+		{"status", Request{Cmd: CmdStatus}, ""},
 		{"", Request{}, "empty request"},
 		{"   ", Request{}, "empty request"},
 		{"action +1", Request{}, "not a non-negative integer"},
@@ -30,6 +31,7 @@ func TestParseRequest(t *testing.T) {
 		{"update", Request{}, "update needs"},
 		{"init", Request{}, "init needs"},
 		{"quit x", Request{}, "quit takes no argument"},
+		{"status now", Request{}, "status takes no argument"},
 		{"bye", Request{}, "unknown command"},
 		{"\xc3", Request{}, "not valid UTF-8"},
 	}
@@ -48,7 +50,7 @@ func TestParseRequest(t *testing.T) {
 }
 
 func FuzzParseRequest(f *testing.F) {
-	for _, s := range []string{"init white", "action 3", "update [[1, 2], [1, 3]]", "update null", "quit", "", "action -1", "init \xff"} {
+	for _, s := range []string{"init white", "action 3", "update [[1, 2], [1, 3]]", "update null", "quit", "status", "", "action -1", "init \xff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -78,7 +80,7 @@ func FuzzParseRequest(f *testing.F) {
 			if req.Action == "" {
 				t.Errorf("ParseRequest(%q) empty action", line)
 			}
-		case CmdQuit:
+		case CmdQuit, CmdStatus:
 		default:
 			t.Errorf("ParseRequest(%q) command %v", line, req.Cmd)
 		}

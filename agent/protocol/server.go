@@ -168,6 +168,8 @@ func (s *session) handle(ctx context.Context, line string) (resp string, quit bo
 		return s.update(req.Action)
 	case CmdQuit:
 		return "bye", true, nil
+	case CmdStatus:
+		return s.status()
 	}
 	return "", false, fmt.Errorf("unhandled command %v", req.Cmd)
 }
@@ -297,6 +299,22 @@ func (s *session) update(text string) (string, bool, error) {
 	}
 	s.afterAction()
 	return "ok", false, nil
+}
+
+// status answers the codec's judgement of the game, which may be over.
+func (s *session) status() (string, bool, error) {
+	j, ok := s.cfg.Codec.(env.RefereeJudge)
+	if !ok {
+		return "", false, errors.New("status is not part of this game's referee protocol (its referee judges the game itself)")
+	}
+	if s.state == nil {
+		return "", false, errors.New("no game in progress; send init first")
+	}
+	line, err := j.Judge(s.state)
+	if err != nil {
+		return "", false, err
+	}
+	return line, false, nil
 }
 
 func (s *session) afterAction() {

@@ -22,11 +22,16 @@ type client struct {
 
 func startSession(t *testing.T, seed uint64) *client {
 	t.Helper()
+	newAgent := func(player int) (agent.Agent, error) { return agent.NewRandom(seed + uint64(player)), nil }
+	return startGameSession(t, Config{Game: wyb.New(wyb.Options{}), Codec: wyb.Codec{}}, newAgent)
+}
+
+// startGameSession serves cfg's game to the agents of newAgent.
+func startGameSession(t *testing.T, cfg Config, newAgent NewAgentFunc) *client {
+	t.Helper()
 	reqR, reqW := io.Pipe()
 	respR, respW := io.Pipe()
 	c := &client{t: t, w: reqW, r: bufio.NewReader(respR), err: make(chan error, 1)}
-	cfg := Config{Game: wyb.New(wyb.Options{}), Codec: wyb.Codec{}}
-	newAgent := func(player int) (agent.Agent, error) { return agent.NewRandom(seed + uint64(player)), nil }
 	go func() {
 		err := Serve(context.Background(), reqR, respW, newAgent, cfg)
 		respW.Close()

@@ -27,8 +27,10 @@ search settings unless flags change them; without -checkpoint, likewise from
 the trained Watch Your Back! agent that ships with zerokit): the network without optimizer
 state, agent.json (game, encoding version, architecture, search settings,
 source checkpoint, step, seed, creation time), the Python adapter for the
-course referee (zerokit_player.py, zerokit_player.json, __init__.py) and a
-README.txt. DIR is written under a temporary name and renamed into place.
+course referee (zerokit_player.py, zerokit_player.json, __init__.py), for a
+Squatter agent the Java player of the 2015 course referee
+(ZerokitPlayer.java, zerokit_player.properties; with -java-referee also
+compiled into zerokit-player.jar) and a README.txt. DIR is written under a temporary name and renamed into place.
 
 Then play it with any command's agent spec net:path=DIR (optionally
 ,sims=N or ,time=D to change the search), e.g.
@@ -69,6 +71,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
 	cache := fs.String("cache", "", "`directory` the shipped agent is unpacked into (default: the user's cache directory)")
 	specFlag := fs.String("spec", "", "agent `spec` the adapter runs and the README names, e.g. default (the agent built into zerokit) for a copy that names no path of this machine; the adapter then finds zerokit next to itself or on PATH unless -binary is given (default: net:path=DIR)")
+	javaReferee := fs.String("java-referee", "", "Squatter: the 2015 course referee's `directory` (holding aiproj/squatter/*.java); the Java player is compiled against it into zerokit-player.jar (needs javac)")
 	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -129,16 +132,17 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		serveArgs = []string{"-game-time", gameTime.String()}
 	}
 	opts := export.Options{
-		Checkpoint: ckpt,
-		Out:        *out,
-		Force:      *force,
-		Name:       *nameFlag,
-		Search:     search,
-		Binary:     bin,
-		ServeArgs:  serveArgs,
-		Provenance: prov,
-		Source:     source,
-		Spec:       *specFlag,
+		Checkpoint:  ckpt,
+		Out:         *out,
+		Force:       *force,
+		Name:        *nameFlag,
+		Search:      search,
+		Binary:      bin,
+		ServeArgs:   serveArgs,
+		Provenance:  prov,
+		Source:      source,
+		Spec:        *specFlag,
+		JavaReferee: *javaReferee,
 	}
 	m, err := export.Export(opts)
 	if err != nil {

@@ -83,14 +83,7 @@ func TestRefbenchInReferee(t *testing.T) {
 	if err != nil {
 		t.Fatalf("refbench: %v\n%s", err, out)
 	}
-	var matches []refbench.Match
-	b, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &matches); err != nil {
-		t.Fatal(err)
-	}
+	matches := readMatchesFile(t, jsonPath)
 	if len(matches) != 1 || len(matches[0].Games) != 1 {
 		t.Fatalf("want one match of one game:\n%s", out)
 	}
@@ -115,6 +108,20 @@ func TestRefbenchInReferee(t *testing.T) {
 		t.Errorf("last evaluation in the agent's manifest: %+v, want this game's", last)
 	}
 	t.Logf("%s", out)
+}
+
+// readMatchesFile reads refbench's -json record.
+func readMatchesFile(t *testing.T, path string) []refbench.Match {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var matches []refbench.Match
+	if err := json.Unmarshal(b, &matches); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return matches
 }
 
 // buildNonetZerokit builds zerokit without libtorch into a temporary

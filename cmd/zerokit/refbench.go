@@ -8,16 +8,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
+	squatterpkg "github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/internal/atomicfile"
+	javareferee "github.com/zerokit/zerokit/java/referee"
 	"github.com/zerokit/zerokit/python/refbench"
 )
 
 const refbenchUsage = `usage: zerokit refbench -referee PATH/referee.py [-agent DIR] -vs OPPONENT [-vs ...] [flags]
+       zerokit refbench -game squatterN -java-referee DIR [-agent DIR] -vs OPPONENT [-vs ...] [flags]
 
 Plays an exported agent (default: the Watch Your Back! agent that ships
 with zerokit) inside the course's own referee, "python3 referee.py -t 60
@@ -38,6 +42,18 @@ An OPPONENT is
 Opponents run the zerokit binary of -binary, and the shipped agent is
 exported with it: use the play-only build (CGO_ENABLED=0 go build -tags
 nonet), whose process stays far below 100 MB; a libtorch build does not.
+
+Squatter (-game squatterN, N the board size): the games are played in the
+2015 course's Java referee, "java aiproj.squatter.Referee N WHITE BLACK",
+compiled from -java-referee's directory (holding aiproj/squatter/*.java),
+with the agent's Java player (zerokit.ZerokitPlayer, from the agent
+directory's zerokit-player.jar or its sources) and opponents as Java
+Players: a SPEC plays as zerokit.ZerokitOpponent, and
+  class:NAME      any Player class on the class path (-cp adds to it)
+That referee sets no limits: -t and -s, if given, are the agent's CPU
+seconds and peak MB per game, which its player enforces; its CPU and
+memory are measured either way. The default agent is the shipped Squatter
+agent with its own search.
 
 A long match (100 games at equal time take over an hour on two cores)
 can run in pieces: -json FILE is rewritten after every game, and the same
@@ -63,8 +79,11 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	})
 	games := fs.Int("games", 10, "games per opponent (colours alternate)")
 	parallel := fs.Int("parallel", 2, "games at once")
-	timeLimit := fs.Float64("t", 60, "the referee's -t: CPU seconds per player per game")
-	spaceLimit := fs.Float64("s", 100, "the referee's -s: MB per player")
+	timeLimit := fs.Float64("t", 0, "the referee's -t: CPU seconds per player per game (0: 60; Squatter: the agent's limit, 0 none)")
+	spaceLimit := fs.Float64("s", 0, "the referee's -s: MB per player (0: 100; Squatter: the agent's limit, 0 none)")
+	gameName := fs.String("game", "wyb", "wyb (the 2018 Python referee) or squatterN (the 2015 Java referee on N x N)")
+	javaReferee := fs.String("java-referee", "", "Squatter: the 2015 referee's `directory`, holding aiproj/squatter/*.java (required)")
+	classPath := fs.String("cp", "", "Squatter: class `path` added for class: opponents")
 	timeout := fs.Duration("game-timeout", 20*time.Minute, "wall time after which a game counts as unfinished (the referee has no turn limit)")
 	python := fs.String("python", "python3", "Python interpreter")
 	jsonOut := fs.String("json", "", "also write every game as JSON to `FILE`, rewritten after each game (an existing FILE needs -resume)")
@@ -74,9 +93,20 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *referee == "" || len(opponents) == 0 {
+	n, squatter, err := refbenchGame(*gameName)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(opponents) == 0:
 		fs.Usage()
-		return errors.New("-referee and at least one -vs are required")
+		return errors.New("at least one -vs is required")
+	case !squatter && *referee == "":
+		fs.Usage()
+		return errors.New("-referee is required")
+	case squatter && *javaReferee == "":
+		fs.Usage()
+		return errors.New("-game squatter needs -java-referee, the directory of the course's Java package")
 	}
 	bin := *binary
 	if bin == "" {
@@ -96,14 +126,18 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		weights, m, err := shippedWeights("wyb", "")
+		shipped, serveArgs := "wyb", []string{"-game-time", "55s"}
+		if squatter {
+			shipped, serveArgs = "squatter6", nil // the course set no limit
+		}
+		weights, m, err := shippedWeights(shipped, "")
 		if err != nil {
 			return err
 		}
 		dir = filepath.Join(tmp, "agent")
 		if _, err := export.Export(export.Options{
 			Checkpoint: weights, Out: dir, Name: m.Name, Search: m.Search,
-			Binary: bin, ServeArgs: []string{"-game-time", "55s"}, Provenance: m.Provenance,
+			Binary: bin, ServeArgs: serveArgs, Provenance: m.Provenance,
 		}); err != nil {
 			return err
 		}
@@ -128,12 +162,37 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		if len(serveArgs) > 0 {
 			search += ", serve " + strings.Join(serveArgs, " ")
 		}
-		search += fmt.Sprintf(", in referee.py -t %g -s %g", *timeLimit, *spaceLimit)
+		if squatter {
+			search += fmt.Sprintf(", in the Java referee on %dx%d", n, n)
+		} else {
+			search += fmt.Sprintf(", in referee.py -t %g -s %g", *timeLimit, *spaceLimit)
+		}
+	}
+	id := agentID(dir)
+	var table refbench.Table
+	if squatter {
+		build, err := os.MkdirTemp("", "zerokit-refbench-java-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(build)
+		t, err := javareferee.New(ctx, javareferee.Config{N: n, Course: *javaReferee, Agent: dir, BuildDir: build, ExtraClassPath: *classPath})
+		if err != nil {
+			return err
+		}
+		table = t
+		// The games of another board size would not measure this one.
+		id += fmt.Sprintf(", squatter %dx%d", n, n)
+	}
+	env := agentBinaryEnv(dir, bin)
+	if squatter && len(env) > 0 {
+		// The Java player reads its own variable.
+		env = append(env, "ZEROKIT_PLAYER_BINARY="+strings.TrimPrefix(env[0], "ZEROKIT_BIN="))
 	}
 	opts := refbench.Options{
-		Python: *python, Referee: *referee, Agent: dir, Binary: bin, Opponents: opponents,
+		Table: table, Python: *python, Referee: *referee, Agent: dir, Binary: bin, Opponents: opponents,
 		Games: *games, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
-		GameTimeout: *timeout, Dir: *keep, AgentID: agentID(dir), Env: agentBinaryEnv(dir, bin),
+		GameTimeout: *timeout, Dir: *keep, AgentID: id, Env: env,
 		OnGame: func(g refbench.Game) {
 			fmt.Fprintf(stderr, "%s game %d: agent %s %s after %d actions; %.1f s CPU, %.1f MB\n",
 				g.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.AgentCPU, g.AgentPeakMB)
@@ -172,8 +231,12 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		if m.All.Wins+m.All.Draws+m.All.Losses == 0 {
 			continue
 		}
+		where := " (referee)"
+		if squatter {
+			where = fmt.Sprintf(" (Java referee, %dx%d)", n, n)
+		}
 		e := neural.Evaluation{
-			Opponent: m.Opponent + " (referee)", Wins: m.All.Wins, Draws: m.All.Draws, Losses: m.All.Losses,
+			Opponent: m.Opponent + where, Wins: m.All.Wins, Draws: m.All.Draws, Losses: m.All.Losses,
 			Score: m.All.Score, Low: m.All.Low, High: m.All.High, Search: search,
 			AsFirst:   newResults(m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses),
 			AsSecond:  newResults(m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses),
@@ -259,8 +322,27 @@ func writeMatches(path string, matches []refbench.Match) error {
 	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
+// refbenchGame reads -game: wyb, or squatterN with its board size.
+func refbenchGame(name string) (n int, squatter bool, err error) {
+	if name == "wyb" {
+		return 0, false, nil
+	}
+	if rest, ok := strings.CutPrefix(name, "squatter"); ok {
+		if n, err := strconv.Atoi(rest); err == nil && n >= squatterpkg.MinN && n <= squatterpkg.MaxN {
+			return n, true, nil
+		}
+	}
+	return 0, false, fmt.Errorf("-game %q: want wyb or squatterN with %d <= N <= %d", name, squatterpkg.MinN, squatterpkg.MaxN)
+}
+
 // parseOpponent reads a -vs value.
 func parseOpponent(v string) (refbench.Opponent, error) {
+	if name, ok := strings.CutPrefix(v, "class:"); ok {
+		if name == "" || strings.ContainsAny(name, " /:") {
+			return refbench.Opponent{}, fmt.Errorf("-vs %q: want class:NAME, a Java class name such as their.Player", v)
+		}
+		return refbench.Opponent{Class: name}, nil
+	}
 	if path, ok := strings.CutPrefix(v, "module:"); ok {
 		if path == "" {
 			return refbench.Opponent{}, errors.New("-vs module: needs a path")

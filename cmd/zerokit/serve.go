@@ -22,12 +22,16 @@ import (
 const serveUsage = `usage: zerokit serve [flags]
 
 Plays an agent through the line protocol of package agent/protocol, for the
-Python referee adapter (python/zerokit_player.py) or any other client: one
-request line, one response line.
+referee adapters (python/zerokit_player.py for Watch Your Back!,
+java/ZerokitPlayer.java for Squatter) or any other client: one request
+line, one response line.
 
   init white|black        -> ok            (new game; the agent plays that colour)
   action <turns>          -> [x, y] | [[xa, ya], [xb, yb]] | null
+                             (Squatter: "P Row Col", e.g. 1 2 3)
   update <referee action> -> ok            (the opponent's action)
+  status                  -> <result> <board>  (Squatter only: its referee
+                                            leaves judging to the players)
   quit                    -> bye
   anything wrong          -> error <reason>
 
@@ -69,7 +73,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer reg.Close()
 	fs := newFlagSet("serve", withSpecHelp(serveUsage, reg.Help()), stderr)
 	agentSpec := fs.String("agent", DefaultAgentKind, "agent spec (see below; default: the trained agent that ships for the game)")
-	gameName := fs.String("game", "wyb", "game (wyb)")
+	gameName := fs.String("game", "wyb", "game: wyb (the 2018 referee's Watch Your Back!) or squatterN, 6 <= N <= 13 (the 2015 Java referee's Squatter on N x N)")
 	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
 	clock := addClockFlags(fs, "", 0, "none")
 	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")

@@ -5,6 +5,11 @@
 // colours alternated, and collects each game's result and the agent's
 // resources as its adapter measured them (the referee itself cannot see a
 // player's child process; see python/zerokit_player.py).
+//
+// The matches (parallel games, resumption, scores, reports) do not depend
+// on the referee: a Table plays each game, by default the Python referee
+// of Watch Your Back! (2018); package java/referee is the Java referee of
+// Squatter (2015).
 package refbench
 
 import (
@@ -33,8 +38,44 @@ const (
 	opponentModule = "zkopponent"
 )
 
+// Table plays one game in a course referee: the part of Run that depends
+// on the referee.
+type Table interface {
+	// Defaults fills in the default limits of opts (TimeLimit and
+	// SpaceLimit, whose meaning is the Table's).
+	Defaults(opts *Options) error
+	// Prepare checks and completes the Table's part of opts before the
+	// first game.
+	Prepare(opts *Options) error
+	// Play plays game index against opp (the agent White in the
+	// even-numbered games) in the directory gdir, which it creates,
+	// removing what a stopped run left there, and returns the game.
+	Play(ctx context.Context, opts *Options, gdir string, opp Opponent, index int) (Game, error)
+}
+
+// Python is the Table of the course referee of Watch Your Back! (2018):
+// "python3 referee.py -t TimeLimit -s SpaceLimit WHITE BLACK", with the
+// Python adapter as the agent's and the opponents' Player.
+type Python struct{}
+
+// Defaults sets the referee's -t 60 and -s 100 unless given.
+func (Python) Defaults(o *Options) error { return o.defaults() }
+
+// Prepare checks the referee, the agent's module and the opponents.
+func (Python) Prepare(o *Options) error { return o.checkPython() }
+
+// Play plays one game in referee.py.
+func (Python) Play(ctx context.Context, o *Options, gdir string, opp Opponent, index int) (Game, error) {
+	adapter, err := python.PlayerModule()
+	if err != nil {
+		return Game{}, err
+	}
+	return o.play(ctx, gdir, adapter, opp, index)
+}
+
 // Opponent is one opponent: a zerokit agent spec played through the
-// adapter, or a Python module with a Player class.
+// adapter, or a Python module with a Player class (or, in the Java
+// referee, a Java class).
 type Opponent struct {
 	// Spec is a zerokit agent spec ("alphabeta:depth=3"), or "" for a
 	// module.
@@ -45,6 +86,8 @@ type Opponent struct {
 	// ServeArgs are extra "zerokit serve" flags of a spec's adapter, e.g.
 	// -game-time 55s.
 	ServeArgs []string
+	// Class is a Java Player class name, for the Java referee's Table.
+	Class string
 }
 
 // Name labels the opponent in reports.
@@ -55,11 +98,17 @@ func (o Opponent) Name() string {
 		}
 		return o.Spec
 	}
+	if o.Class != "" {
+		return "class " + o.Class
+	}
 	return "module " + filepath.Base(o.Module)
 }
 
 // Options configure Run.
 type Options struct {
+	// Table plays the games (default Python, the referee of Watch Your
+	// Back!).
+	Table Table
 	// Python is the interpreter (default python3) and Referee the path
 	// of referee.py.
 	Python, Referee string
@@ -196,10 +245,6 @@ func Run(ctx context.Context, opts Options) ([]Match, error) {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	adapter, err := python.PlayerModule()
-	if err != nil {
-		return nil, err
-	}
 	type job struct{ opp, index int }
 	jobs := make(chan job)
 	results := make([][]Game, len(opts.Opponents))
@@ -229,7 +274,7 @@ func Run(ctx context.Context, opts Options) ([]Match, error) {
 			defer wg.Done()
 			for j := range jobs {
 				gdir := filepath.Join(dir, fmt.Sprintf("opp%d-game%03d", j.opp, j.index))
-				g, err := opts.play(ctx, gdir, adapter, opts.Opponents[j.opp], j.index)
+				g, err := opts.table().Play(ctx, &opts, gdir, opts.Opponents[j.opp], j.index)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -317,7 +362,7 @@ func validOutcome(k Outcome) bool {
 // the same limits: the games of another agent or other limits would not
 // measure this one. Call it after setting opts' limits.
 func ResumeGames(prev []Match, opts Options) ([]Game, error) {
-	if err := opts.defaults(); err != nil {
+	if err := opts.table().Defaults(&opts); err != nil {
 		return nil, err
 	}
 	var games []Game
@@ -339,7 +384,15 @@ func ResumeGames(prev []Match, opts Options) ([]Game, error) {
 	return games, nil
 }
 
-// defaults fills in the limits' defaults.
+// table is o.Table, or Python.
+func (o *Options) table() Table {
+	if o.Table == nil {
+		return Python{}
+	}
+	return o.Table
+}
+
+// defaults fills in the Python referee's limits' defaults.
 func (o *Options) defaults() error {
 	if o.TimeLimit == 0 {
 		o.TimeLimit = 60
@@ -353,11 +406,9 @@ func (o *Options) defaults() error {
 	return nil
 }
 
+// check checks opts and fills in the defaults, the Table's last.
 func (o *Options) check() error {
-	if o.Python == "" {
-		o.Python = "python3"
-	}
-	if err := o.defaults(); err != nil {
+	if err := o.table().Defaults(o); err != nil {
 		return err
 	}
 	if o.GameTimeout == 0 {
@@ -367,8 +418,6 @@ func (o *Options) check() error {
 		o.Parallel = 1
 	}
 	switch {
-	case o.Referee == "":
-		return errors.New("refbench: no referee.py given")
 	case o.Agent == "":
 		return errors.New("refbench: no agent directory given")
 	case len(o.Opponents) == 0:
@@ -377,6 +426,27 @@ func (o *Options) check() error {
 		return fmt.Errorf("refbench: %d games per opponent, want at least 1", o.Games)
 	case o.Parallel < 1:
 		return fmt.Errorf("refbench: parallel %d, want at least 1", o.Parallel)
+	}
+	if o.Dir != "" {
+		// Each game runs in its own directory: a relative path would name
+		// another one there (and each game's PYTHONPATH names its
+		// directory).
+		dir, err := filepath.Abs(o.Dir)
+		if err != nil {
+			return fmt.Errorf("refbench: games directory %s: %w", o.Dir, err)
+		}
+		o.Dir = dir
+	}
+	return o.table().Prepare(o)
+}
+
+// checkPython checks the options of the Python referee.
+func (o *Options) checkPython() error {
+	if o.Python == "" {
+		o.Python = "python3"
+	}
+	if o.Referee == "" {
+		return errors.New("refbench: no referee.py given")
 	}
 	if st, err := os.Stat(o.Referee); err != nil || st.IsDir() {
 		return fmt.Errorf("refbench: referee %s: not a file", o.Referee)
@@ -388,15 +458,6 @@ func (o *Options) check() error {
 		return fmt.Errorf("refbench: referee %s: %w", o.Referee, err)
 	}
 	o.Referee = abs
-	if o.Dir != "" {
-		// Likewise the games' directory: each game's PYTHONPATH names
-		// its directory.
-		dir, err := filepath.Abs(o.Dir)
-		if err != nil {
-			return fmt.Errorf("refbench: games directory %s: %w", o.Dir, err)
-		}
-		o.Dir = dir
-	}
 	if _, err := os.Stat(filepath.Join(o.Agent, "__init__.py")); err != nil {
 		return fmt.Errorf("refbench: agent %s: not an exported agent directory (no __init__.py; see zerokit export)", o.Agent)
 	}
@@ -405,6 +466,8 @@ func (o *Options) check() error {
 	}
 	for i, opp := range o.Opponents {
 		switch {
+		case opp.Class != "":
+			return fmt.Errorf("refbench: opponent %s: a Java class cannot play in referee.py", opp.Name())
 		case (opp.Spec == "") == (opp.Module == ""):
 			return fmt.Errorf("refbench: opponent %d: want a spec or a module", i)
 		case opp.Spec != "" && o.Binary == "":
@@ -444,7 +507,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		if err := os.WriteFile(filepath.Join(gdir, oppModule+".py"), adapter, 0o644); err != nil {
 			return g, err
 		}
-		conf, err := json.Marshal(map[string]any{"binary": o.Binary, "agent": gameSpec(opp.Spec, index), "args": append([]string{}, opp.ServeArgs...)})
+		conf, err := json.Marshal(map[string]any{"binary": o.Binary, "agent": GameSpec(opp.Spec, index), "args": append([]string{}, opp.ServeArgs...)})
 		if err != nil {
 			return g, err
 		}
@@ -480,47 +543,60 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		fmt.Sprintf("ZEROKIT_MEMORY_LIMIT=%g", o.SpaceLimit),
 	)
 	cmd.Env = append(cmd.Env, o.Env...)
-	stdout, err := os.Create(filepath.Join(gdir, "referee.out"))
-	if err != nil {
-		return g, err
-	}
-	defer stdout.Close()
-	stderr, err := os.Create(filepath.Join(gdir, "referee.err"))
-	if err != nil {
-		return g, err
-	}
-	defer stderr.Close()
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.WaitDelay = 5 * time.Second
-	start := time.Now()
-	runErr := cmd.Run()
-	g.Seconds = time.Since(start).Seconds()
-	if ctx.Err() != nil {
-		return g, ctx.Err()
-	}
-	out, err := os.ReadFile(stdout.Name())
-	if err != nil {
-		return g, err
-	}
-	errText, err := os.ReadFile(stderr.Name())
+	out, errText, runErr, err := RunReferee(ctx, cmd, &g)
 	if err != nil {
 		return g, err
 	}
 	var winner string
-	winner, g.Actions, g.Reason = parseReferee(string(out), string(errText), white, black)
+	winner, g.Actions, g.Reason = parseReferee(out, errText, white, black)
 	if gctx.Err() != nil {
 		g.Reason = fmt.Sprintf("still playing after %v (the referee has no turn limit)", o.GameTimeout)
 	} else if winner == "" && runErr != nil {
 		g.Reason += fmt.Sprintf(" (referee: %v)", runErr)
 	}
 	g.Outcome = outcome(winner, g.Actions, g.Reason, g.AgentColour, gctx.Err() != nil)
-	if u, err := readUsage(filepath.Join(gdir, "usage-"+agentModule+".json")); err == nil {
+	if u, err := ReadUsage(filepath.Join(gdir, "usage-"+agentModule+".json")); err == nil {
 		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit = u.CPU, u.PeakMB, u.Exceeded
 	} else if g.Outcome != Failed && g.Outcome != Unfinished {
 		// The agent played but its adapter measured nothing.
 		g.Outcome, g.Reason = Failed, fmt.Sprintf("%s; the agent's usage log: %v", g.Reason, err)
 	}
 	return g, nil
+}
+
+// RunReferee runs a game's referee process cmd (a command with a context)
+// with its stdout and stderr written to referee.out and referee.err in
+// cmd.Dir, sets g.Seconds to its wall time, and returns both texts and the
+// process's error (runErr). err reports a failure to set up or read back
+// the files, or the cancellation of ctx (the run's, not the game's).
+func RunReferee(ctx context.Context, cmd *exec.Cmd, g *Game) (out, errText string, runErr, err error) {
+	stdout, err := os.Create(filepath.Join(cmd.Dir, "referee.out"))
+	if err != nil {
+		return "", "", nil, err
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(filepath.Join(cmd.Dir, "referee.err"))
+	if err != nil {
+		return "", "", nil, err
+	}
+	defer stderr.Close()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	runErr = cmd.Run()
+	g.Seconds = time.Since(start).Seconds()
+	if ctx.Err() != nil {
+		return "", "", nil, ctx.Err()
+	}
+	o, err := os.ReadFile(stdout.Name())
+	if err != nil {
+		return "", "", nil, err
+	}
+	e, err := os.ReadFile(stderr.Name())
+	if err != nil {
+		return "", "", nil, err
+	}
+	return string(o), string(e), runErr, nil
 }
 
 // outcome is the agent's result of a game that the referee ended with
@@ -543,11 +619,11 @@ func outcome(winner string, actions int, reason, agentColour string, timedOut bo
 	return Loss
 }
 
-// gameSpec is the opponent spec of game index: spec with seed=index+1
+// GameSpec is the opponent spec of game index: spec with seed=index+1
 // unless it names a seed, so that a baseline that orders equal moves by its
 // seed (alpha-beta) plays different games (the referee has no random
 // openings).
-func gameSpec(text string, index int) string {
+func GameSpec(text string, index int) string {
 	sp, err := spec.Parse(text)
 	if err != nil {
 		return text // zerokit serve reports the error
@@ -624,21 +700,23 @@ func failureLine(text string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// usage is the part of the adapter's usage log that refbench reads.
-type usage struct {
+// Usage is the part of an adapter's usage log that refbench reads (the
+// Python and the Java adapters write the same fields).
+type Usage struct {
 	CPU      float64 `json:"cpu_seconds"`
 	PeakMB   float64 `json:"peak_memory_mb"`
 	Exceeded string  `json:"exceeded"`
 }
 
-func readUsage(path string) (usage, error) {
+// ReadUsage reads an adapter's usage log.
+func ReadUsage(path string) (Usage, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return usage{}, err
+		return Usage{}, err
 	}
-	var u usage
+	var u Usage
 	if err := json.Unmarshal(b, &u); err != nil {
-		return usage{}, fmt.Errorf("%s: %w", path, err)
+		return Usage{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return u, nil
 }

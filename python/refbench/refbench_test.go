@@ -82,8 +82,8 @@ func TestGameSpec(t *testing.T) {
 		{"alphabeta:seed=9,depth=2", 4, "alphabeta:seed=9,depth=2"},
 		{"bad spec:", 1, "bad spec:"},
 	} {
-		if got := gameSpec(tc.spec, tc.index); got != tc.want {
-			t.Errorf("gameSpec(%q, %d) = %q, want %q", tc.spec, tc.index, got, tc.want)
+		if got := GameSpec(tc.spec, tc.index); got != tc.want {
+			t.Errorf("GameSpec(%q, %d) = %q, want %q", tc.spec, tc.index, got, tc.want)
 		}
 	}
 }

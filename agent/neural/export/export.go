@@ -11,6 +11,12 @@
 //	zerokit_player.json  its configuration: the zerokit binary and agent spec net:path=DIR
 //	__init__.py          makes DIR an importable module: python3 referee.py DIR other
 //	README.txt           how to play against the agent and use it with the referee
+//
+// and for Squatter the player of the 2015 Java referee (package java):
+//
+//	ZerokitPlayer.java, ZerokitOpponent.java  its source (class zerokit.ZerokitPlayer)
+//	zerokit_player.properties                 its configuration, like zerokit_player.json
+//	zerokit-player.jar                        its classes, when Options.JavaReferee is set
 package export
 
 import (
@@ -72,6 +78,11 @@ type Options struct {
 	// must not depend on where it is stored. Empty: net:path=Out, Out
 	// made absolute.
 	Spec string
+	// JavaReferee, for a Squatter agent, is the directory of the 2015
+	// course's Java package (holding aiproj/squatter/*.java): the Java
+	// player is compiled against it with Javac ("" finds javac on PATH)
+	// into zerokit-player.jar. Empty: the player's source only.
+	JavaReferee, Javac string
 }
 
 // Export writes the agent directory described by opts and returns its
@@ -177,6 +188,13 @@ func export(opts Options) (neural.Manifest, error) {
 	}
 	if err := writeBundle(tmp, spec, binary, opts.ServeArgs, ck, &m, game.Name()); err != nil {
 		return neural.Manifest{}, err
+	}
+	if strings.HasPrefix(game.Name(), "squatter") {
+		if err := writeJava(tmp, spec, binary, opts); err != nil {
+			return neural.Manifest{}, err
+		}
+	} else if opts.JavaReferee != "" {
+		return neural.Manifest{}, fmt.Errorf("a Java player is for Squatter agents, not %s", game.Name())
 	}
 	// Check the result the way users will load it.
 	n, err := neural.Load(tmp, game, neural.Options{})

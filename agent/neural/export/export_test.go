@@ -13,6 +13,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/model/torch"
@@ -279,5 +280,56 @@ func TestBundleRejected(t *testing.T) {
 				t.Errorf("Load error = %v, want one naming %s and containing %q", err, out, tc.want)
 			}
 		})
+	}
+}
+
+// TestExportSquatterJava checks that a Squatter agent gets the Java player
+// of the 2015 referee and its settings, that only Squatter may ask for its
+// jar, and that a bad course directory fails the export and leaves nothing.
+func TestExportSquatterJava(t *testing.T) {
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, "sq.ckpt")
+	sq, err := squatter.New(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeCheckpoint(t, ckpt, sq, torch.Metadata{Step: 3})
+	out := filepath.Join(dir, "sq_agent")
+	if _, err := Export(Options{Checkpoint: ckpt, Out: out, Search: settings(8), Binary: `/opt/zk\bin/zerokit`,
+		ServeArgs: []string{"-game-time", "10s"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"ZerokitPlayer.java", "ZerokitOpponent.java", JavaConfig} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	props, err := os.ReadFile(filepath.Join(out, JavaConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`binary=/opt/zk\\bin/zerokit` + "\n", "agent=net:path=" + out + "\n", "args=-game-time 10s\n"} {
+		if !strings.Contains(string(props), want) {
+			t.Errorf("%s lacks %q:\n%s", JavaConfig, want, props)
+		}
+	}
+	readme, _ := os.ReadFile(filepath.Join(out, ReadmeName))
+	for _, want := range []string{"aiproj.squatter.Referee 6 zerokit.ZerokitPlayer", "zerokit_opponent.KEY", "cpu_limit"} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README lacks %q", want)
+		}
+	}
+	if _, err := Export(Options{Checkpoint: ckpt, Out: filepath.Join(dir, "bad"), Search: settings(8), JavaReferee: filepath.Join(dir, "nowhere")}); err == nil ||
+		!strings.Contains(err.Error(), "not the course's Squatter package") {
+		t.Errorf("export with a bad -java-referee: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad")); err == nil {
+		t.Error("a failed export left its directory")
+	}
+	wybCkpt := filepath.Join(dir, "wyb.ckpt")
+	writeCheckpoint(t, wybCkpt, trainingWYB, torch.Metadata{Step: 1})
+	if _, err := Export(Options{Checkpoint: wybCkpt, Out: filepath.Join(dir, "w"), Search: settings(8), JavaReferee: dir}); err == nil ||
+		!strings.Contains(err.Error(), "for Squatter agents") {
+		t.Errorf("a Watch Your Back! export with a Java referee: %v", err)
 	}
 }

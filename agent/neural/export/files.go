@@ -99,8 +99,15 @@ func readme(m neural.Manifest, spec, binary string, serveArgs []string, gameName
   zerokit_player.json  the adapter's settings: zerokit binary, agent, serve flags
   __init__.py          lets the referee import this directory by its name
   README.txt           this file
-
 `)
+	if strings.HasPrefix(gameName, "squatter") {
+		b.WriteString(`  ZerokitPlayer.java   Player for the 2015 course referee (Java), and
+  ZerokitOpponent.java   a second one configured apart
+  zerokit_player.properties  the Java player's settings
+  zerokit-player.jar   the two compiled (if export was given -java-referee)
+`)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Every zerokit command takes the agent as the spec\n\n  %s\n\n", spec)
 	b.WriteString("optionally with a different search for that use: ,sims=256 (simulations per\n" +
 		"move), ,time=1s (thinking time per move), ,sims=0,time=1s (time only),\n" +
@@ -111,6 +118,10 @@ func readme(m neural.Manifest, spec, binary string, serveArgs []string, gameName
 	fmt.Fprintf(&b, "Measure it against a baseline (200 games, both colours, 2 at a time):\n\n  %s eval -game %s -a %s -b alphabeta:depth=3 -games 200 -parallel 2\n\n",
 		bin, m.Game, spec)
 
+	if strings.HasPrefix(gameName, "squatter") {
+		b.WriteString(javaReadme(spec, bin, serveArgs))
+		return []byte(b.String())
+	}
 	args := make([]string, len(serveArgs))
 	for i, a := range serveArgs {
 		args[i] = strconv.Quote(a)
@@ -157,4 +168,45 @@ func prefixSpace(s string) string {
 		return ""
 	}
 	return " " + s
+}
+
+// javaReadme is the README's part for a Squatter agent: the Java player of
+// the 2015 course referee.
+func javaReadme(spec, bin string, serveArgs []string) string {
+	return fmt.Sprintf(`With the 2015 course referee (Java, package aiproj.squatter)
+  ZerokitPlayer.java is a Player (class zerokit.ZerokitPlayer) that starts
+  "%s serve -game squatterN -agent %s%s"
+  in init (N from the referee) and relays every call to it: the agent's
+  moves, the opponent's moves (which zerokit's rules check: opponentMove
+  returns -1 for an illegal one), getWinner and printBoard (+ free, W/B
+  pieces, w/b captured pieces, - captured empty cells).
+  zerokit-player.jar holds it compiled, if export was given the course's
+  package (-java-referee DIR); else compile it here against the course's
+  package COURSE (the directory holding aiproj/squatter/*.java):
+    javac -d COURSE_CLASSES COURSE/aiproj/squatter/*.java
+    javac -cp COURSE_CLASSES -d . ZerokitPlayer.java ZerokitOpponent.java
+  and use this directory instead of the jar on the class path. Then
+    java -cp COURSE_CLASSES:zerokit-player.jar aiproj.squatter.Referee 6 zerokit.ZerokitPlayer their.Player
+  (we play White, who moves first; swap the class names to play Black).
+
+  Settings: each KEY is read from the system property zerokit_player.KEY,
+  else the environment variable ZEROKIT_PLAYER_KEY, else
+  zerokit_player.properties beside the jar (or beside the directory
+  holding zerokit/ZerokitPlayer.class). Keys: binary, agent, args (serve
+  flags), game_time (seconds per game for the agent's time manager),
+  address (a running "zerokit serve -listen"), timeout, cpu_limit,
+  memory_limit, usage_log; see ZerokitPlayer.java. The class
+  zerokit.ZerokitOpponent reads zerokit_opponent.KEY instead, so one
+  referee can seat two agents, e.g.
+    java -cp ... -Dzerokit_opponent.agent=alphabeta:depth=4 \
+      aiproj.squatter.Referee 6 zerokit.ZerokitPlayer zerokit.ZerokitOpponent
+
+Time and memory
+  The course's referee sets no limit. game_time (or "-game-time" in args)
+  gives the agent a thinking budget per game; cpu_limit and memory_limit
+  make the player fail a game in which the agent's zerokit process (which
+  the referee cannot see) uses more CPU seconds or more peak resident MB;
+  usage_log records both after every call. "zerokit refbench -game
+  squatter" plays whole matches this way.
+`, bin, spec, prefixSpace(strings.Join(serveArgs, " ")))
 }
