@@ -213,21 +213,27 @@ type Info struct {
 	Runs           []string     `json:"runs"`
 }
 
-// GameChoice is a game the page offers.
+// GameChoice is a game the page offers, with its players' colours.
 type GameChoice struct {
-	Name  string `json:"name"`
-	Title string `json:"title"`
+	Name    string    `json:"name"`
+	Title   string    `json:"title"`
+	Colours [2]string `json:"colours"`
 }
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 	info := Info{DefaultAgent: s.cfg.DefaultAgent, MoveTime: s.cfg.MoveTime.Seconds(), Runs: runNames(s.cfg.Runs),
 		Games: []GameChoice{
-			{"wyb-nolimit", "Watch Your Back! (the referee's rules)"},
-			{"wyb", "Watch Your Back! (ends after moving turn 256)"},
-			{"squatter6", "Squatter 6x6"},
-			{"squatter8", "Squatter 8x8"},
-			{"tictactoe", "Tic-tac-toe"},
+			{Name: "wyb-nolimit", Title: "Watch Your Back! (the referee's rules)"},
+			{Name: "wyb", Title: "Watch Your Back! (ends after moving turn 256)"},
+			{Name: "squatter6", Title: "Squatter 6x6"},
+			{Name: "squatter8", Title: "Squatter 8x8"},
+			{Name: "tictactoe", Title: "Tic-tac-toe"},
 		}}
+	for i, g := range info.Games {
+		if b, err := newBoard(g.Name); err == nil {
+			info.Games[i].Colours = b.colours()
+		}
+	}
 	if s.cfg.Networks != nil {
 		info.DefaultNetwork = s.cfg.DefaultNetwork
 	}

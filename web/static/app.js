@@ -35,6 +35,8 @@ const play = {
     const sel = $("play-game");
     for (const g of info.games) sel.add(new Option(g.title, g.name));
     for (const k of info.agents) $("agent-kinds").appendChild(new Option(k));
+    sel.addEventListener("change", () => this.colourChoices());
+    this.colourChoices();
     $("play-agent").value = info.default_agent;
     $("play-time").value = info.move_time_s;
     $("new-game").addEventListener("submit", (e) => { e.preventDefault(); this.start(); });
@@ -47,6 +49,15 @@ const play = {
       if (t) this.send({ move: t }).then(() => { $("play-move").value = ""; });
     });
     $("play-board").addEventListener("keydown", (e) => this.key(e));
+  },
+
+  // colourChoices names the colours of the chosen game.
+  colourChoices() {
+    const g = info.games.find((g) => g.name === $("play-game").value);
+    if (!g) return;
+    const opts = $("play-colour").options;
+    opts[0].text = `${g.colours[0]} (moves first)`;
+    opts[1].text = g.colours[1];
   },
 
   async start(extra) {
@@ -92,8 +103,8 @@ const play = {
     if (this.polling) return;
     this.polling = true;
     try {
-      while (this.game && this.game.thinking) {
-        await new Promise((r) => setTimeout(r, 200));
+      for (let wait = 20; this.game && this.game.thinking; wait = Math.min(2 * wait, 250)) {
+        await new Promise((r) => setTimeout(r, wait));
         this.game = await api("GET", `/api/play/${this.game.id}`);
         this.render();
       }
@@ -547,6 +558,8 @@ async function main() {
   dash.init();
   window.addEventListener("hashchange", route);
   route();
+  // A first visit finds a game ready to play.
+  if (!play.game && !$("view-play").hidden) await play.start();
   document.body.dataset.ready = "1";
 }
 
