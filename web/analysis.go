@@ -29,6 +29,7 @@ func networkAnalysis(ctx context.Context, b *board, eval mcts.Evaluator, s env.S
 	for i, a := range legal {
 		an.Top = append(an.Top, Candidate{Move: b.move(s, a), Share: priors[i], Prior: priors[i]})
 	}
+	sortTop(an)
 	return an, nil
 }
 

@@ -38,24 +38,33 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// shippedNetworks evaluates with the shipped agents' networks, in pure Go.
-func shippedNetworks(t *testing.T) Networks {
+// shipped returns an agent registry with the baselines and the shipped
+// agents ("default"), and the evaluator of the shipped networks, in pure
+// Go.
+func shippedAgents(t *testing.T) (*spec.Registry, Networks) {
 	pool := neural.NewPool(neural.Options{Backend: neural.BackendGo})
 	t.Cleanup(func() { pool.Close() })
 	cache := t.TempDir()
-	return func(game env.Game, text string) (mcts.Evaluator, error) {
+	dir := func(game env.Game) (string, error) {
+		name, err := shipped.For(game.Name())
+		if err != nil {
+			return "", err
+		}
+		return shipped.Dir(name, cache)
+	}
+	reg := spec.Default()
+	if err := reg.Register("default", pool.DefaultKind(dir)); err != nil {
+		t.Fatal(err)
+	}
+	return reg, func(game env.Game, text string) (mcts.Evaluator, error) {
 		if text != "default" {
 			return nil, fmt.Errorf("no network %q", text)
 		}
-		name, err := shipped.For(game.Name())
+		d, err := dir(game)
 		if err != nil {
 			return nil, err
 		}
-		dir, err := shipped.Dir(name, cache)
-		if err != nil {
-			return nil, err
-		}
-		n, err := pool.Load(dir, game)
+		n, err := pool.Load(d, game)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +111,7 @@ func (b *browser) wait(what, expr string) {
 
 func (b *browser) screenshot(name string) {
 	var buf []byte
-	if err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot(&buf)); err != nil {
+	if err := chromedp.Run(b.ctx, chromedp.FullScreenshot(&buf, 100)); err != nil {
 		b.t.Logf("screenshot %s: %v", name, err)
 		return
 	}
@@ -120,15 +129,17 @@ func (b *browser) clickCell(board string, cell int) {
 
 func TestBrowser(t *testing.T) {
 	exe := chromium(t)
-	run := t.TempDir()
+	run, other := filepath.Join(t.TempDir(), "wyb-a"), filepath.Join(t.TempDir(), "wyb-b")
 	metrics := []string{
 		`{"kind":"iteration","step":100,"policy_loss":3.1,"value_loss":0.9,"total_loss":4.0,"policy_entropy":2.9,"games_per_s":1.5,"positions_per_s":120,"sims_per_s":9000,"samples_per_s":800,"stage":"warm-up"}`,
 		`{"kind":"iteration","step":200,"policy_loss":2.7,"value_loss":0.8,"total_loss":3.5,"policy_entropy":2.6,"games_per_s":1.6,"positions_per_s":125,"sims_per_s":9100,"samples_per_s":810,"stage":"warm-up"}`,
 		`{"kind":"eval","step":200,"eval_random_score":0.9,"eval_random_score_lo":0.8,"eval_random_score_hi":0.95,"eval_random_elo":380}`,
 	}
 	writeRun(t, run, metrics)
-	ts := httptest.NewServer(mustServer(t, Config{Agents: spec.Default(), DefaultAgent: "random", MoveTime: 200 * time.Millisecond,
-		Networks: shippedNetworks(t), DefaultNetwork: "default", Runs: []string{run}}))
+	writeRun(t, other, []string{`{"kind":"iteration","step":100,"policy_loss":3.3,"value_loss":0.95,"total_loss":4.25}`, `{"kind":"iteration","step":300,"policy_loss":2.9,"value_loss":0.85,"total_loss":3.75}`})
+	reg, networks := shippedAgents(t)
+	ts := httptest.NewServer(mustServer(t, Config{Agents: reg, DefaultAgent: "random", MoveTime: 200 * time.Millisecond,
+		Networks: networks, DefaultNetwork: "default", Runs: []string{run, other}}))
 	defer ts.Close()
 
 	shots := os.Getenv("ZEROKIT_WEB_SCREENSHOTS")
@@ -175,12 +186,13 @@ func mustServer(t *testing.T, cfg Config) *Server {
 	return s
 }
 
-// startGame chooses a game and colour in the form and starts it.
-func startGame(b *browser, game, colour string) {
+// startGame chooses a game, colour and opponent in the form and starts
+// it.
+func startGame(b *browser, game, colour, agent string) {
 	b.run("starting "+game,
 		chromedp.SetValue("#play-game", game, chromedp.ByID),
 		chromedp.SetValue("#play-colour", colour, chromedp.ByID),
-		chromedp.SetValue("#play-agent", "random", chromedp.ByID),
+		chromedp.SetValue("#play-agent", agent, chromedp.ByID),
 		chromedp.Click("#play-new", chromedp.ByID))
 	b.wait("the new game", fmt.Sprintf(`play.game && play.game.game === %q && play.game.actions.length <= 1`, game))
 }
@@ -188,7 +200,7 @@ func startGame(b *browser, game, colour string) {
 // playWholeGame plays Watch Your Back! (ending after moving turn 256)
 // against random to the end, by clicking: a piece, then its destination.
 func playWholeGame(b *browser) {
-	startGame(b, "wyb", "first")
+	startGame(b, "wyb", "first", "random")
 	checkedEmpty := false
 	for moves := 0; ; moves++ {
 		if moves > 400 {
@@ -236,7 +248,7 @@ func playWholeGame(b *browser) {
 // illegalClick clicks squares the rules forbid: a corner and the other
 // side's zone while placing; the page says why and nothing changes.
 func illegalClick(b *browser) {
-	startGame(b, "wyb-nolimit", "first")
+	startGame(b, "wyb-nolimit", "first", "random")
 	for _, cell := range []int{0, 7*8 + 3} {
 		b.run("clearing the message", chromedp.Evaluate(`document.getElementById("play-message").textContent = ""`, nil))
 		b.clickCell("play-board", cell)
@@ -256,6 +268,14 @@ func illegalClick(b *browser) {
 	b.run("moving the cursor", chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowUp),
 		chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.Enter))
 	b.wait("the keyboard move and the reply", `play.game.actions.length === 2 && play.game.moves[0] === "2,2"`)
+	// Against the shipped agent, which shows its search once it has moved.
+	startGame(b, "wyb-nolimit", "first", "default")
+	for i := 0; i < 3; i++ {
+		var cell int
+		b.eval(`(() => { const l = play.game.position.legal; return l[Math.floor(l.length / 2)].to; })()`, &cell)
+		b.clickCell("play-board", cell)
+		b.wait("the shipped agent's reply", fmt.Sprintf(`play.game.actions.length === %d && !play.game.thinking && play.game.analysis && play.game.analysis.source === "search"`, 2*i+2))
+	}
 	b.screenshot("play")
 }
 
@@ -324,7 +344,8 @@ func replaySteps(b *browser, t *testing.T) {
 // and that a self-play game opens in the replay view.
 func dashboard(b *browser, metrics string) {
 	b.run("opening the dashboard", chromedp.Navigate(b.url+"/#dashboard"))
-	b.wait("the losses chart", `(() => { const c = document.querySelector('.chart[data-title="Losses"] svg'); return c && c.dataset.points === "6"; })()`)
+	// Two runs on one chart: 3 losses x (2 + 2) points.
+	b.wait("the losses chart", `(() => { const c = document.querySelector('.chart[data-title="Losses"] svg'); return c && c.dataset.points === "12" && c.parentNode.textContent.includes("wyb-b: total_loss"); })()`)
 	b.wait("the evaluation chart", `document.querySelector('.chart[data-title^="Evaluation score"] svg').dataset.points === "1"`)
 	b.wait("the stage", `document.getElementById("dash-stage").textContent.includes("warm-up")`)
 	f, err := os.OpenFile(metrics, os.O_APPEND|os.O_WRONLY, 0)
@@ -337,8 +358,8 @@ func dashboard(b *browser, metrics string) {
 	}
 	fmt.Fprintf(f, `{"kind":"eval","step":600,"eval_random_score":0.97,"eval_random_score_lo":0.92,"eval_random_score_hi":0.99,"eval_random_elo":600}`+"\n")
 	f.Close()
-	b.wait("the new lines", `document.querySelector('.chart[data-title="Losses"] svg').dataset.points === "18" && document.getElementById("dash-stage").textContent.includes("main")`)
-	b.wait("the self-play games", `document.querySelectorAll("#dash-games a").length === 4`)
+	b.wait("the new lines", `document.querySelector('.chart[data-title="Losses"] svg').dataset.points === "24" && document.getElementById("dash-stage").textContent.includes("main")`)
+	b.wait("the self-play games", `document.querySelectorAll("#dash-games a").length === 8`)
 	b.screenshot("dashboard")
 	b.run("opening a self-play game", chromedp.Click("#dash-games li:last-child a", chromedp.ByQuery))
 	b.wait("the self-play game", `location.hash.startsWith("#replay") && replay.rep && replay.rep.label.startsWith("self-play game") && document.querySelector("#replay-graph .recorded-line") !== null`)

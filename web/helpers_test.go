@@ -98,6 +98,9 @@ func selfPlayRecord(t testing.TB, name string, seed uint64) *data.Record {
 // one compacted shard and one pending game.
 func writeRun(t testing.TB, dir string, metrics []string) {
 	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "metrics.jsonl"), []byte(strings.Join(metrics, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ type Analysis struct {
 	Player int `json:"player"`
 	// Simulations is the number of simulations the search ran.
 	Simulations int `json:"simulations,omitempty"`
-	// Top lists the best moves, best first: Share is the visit share (a
+	// Top lists the legal moves, best first: Share is the visit share (a
 	// search) or the prior (a network).
 	Top []Candidate `json:"top"`
 }
@@ -315,7 +315,7 @@ func searchAnalysis(b *board, s env.State, r mcts.Result) *Analysis {
 	return an
 }
 
-// sortTop orders an's candidates best first and keeps the first eight.
+// sortTop orders an's candidates best first.
 func sortTop(an *Analysis) {
 	slices.SortStableFunc(an.Top, func(x, y Candidate) int {
 		switch {
@@ -326,7 +326,4 @@ func sortTop(an *Analysis) {
 		}
 		return 0
 	})
-	if len(an.Top) > 8 {
-		an.Top = an.Top[:8]
-	}
 }

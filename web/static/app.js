@@ -196,21 +196,27 @@ const play = {
     $("play-undo").disabled = !g.can_undo;
     $("play-resign").disabled = p.terminal || g.resigned;
     $("play-pass").hidden = !(this.myTurn() && p.legal.length === 1 && p.legal[0].from < 0);
-    showAnalysis($("play-analysis"), g.analysis, g.colours, g.thinking ? "thinking" : "");
+    showAnalysis($("play-analysis"), g.analysis, g.colours, g.thinking ? `${g.agent} is thinking...` : `What ${g.agent} saw before its last move`);
     const ol = $("play-moves");
     ol.replaceChildren(...g.moves.map((m) => Object.assign(document.createElement("li"), { textContent: m })));
   },
 };
 
-// showAnalysis writes an analysis: the win probability and the best moves.
-function showAnalysis(el, an, colours, note) {
+// showAnalysis writes an analysis under a heading: the win probability
+// and the best moves.
+function showAnalysis(el, an, colours, heading) {
   if (!an) { el.replaceChildren(); return; }
   const who = colours[an.player] || "";
-  const src = an.source === "search" ? `search, ${an.simulations} simulations` : "network's first look" + (note === "thinking" ? " (searching...)" : "");
-  const rows = an.top.slice(0, 8).map((c) => `<tr><td>${escapeHTML(c.text)}</td><td>${(100 * c.share).toFixed(1)}%</td><td>${c.visits || ""}</td><td>${(100 * c.prior).toFixed(1)}%</td></tr>`).join("");
-  el.innerHTML = `<p>${escapeHTML(who)} to move wins with probability <strong class="win">${(100 * an.win).toFixed(0)}%</strong> (value ${an.value.toFixed(2)}; ${escapeHTML(src)})</p>
+  const search = an.source === "search";
+  const src = search ? `search, ${an.simulations} simulations` : "the network's look, before any search";
+  const rows = an.top.slice(0, 8).map((c) => search
+    ? `<tr><td>${escapeHTML(c.text)}</td><td>${(100 * c.share).toFixed(1)}%</td><td>${c.visits}</td><td>${(100 * c.prior).toFixed(1)}%</td></tr>`
+    : `<tr><td>${escapeHTML(c.text)}</td><td>${(100 * c.prior).toFixed(1)}%</td></tr>`).join("");
+  const head = search ? "<th>move</th><th>visits</th><th>n</th><th>prior</th>" : "<th>move</th><th>prior</th>";
+  el.innerHTML = `<h3>${escapeHTML(heading)}</h3>
+    <p>${escapeHTML(who)} to move: win probability <strong class="win">${(100 * an.win).toFixed(0)}%</strong> (value ${an.value.toFixed(2)}; ${escapeHTML(src)})</p>
     <div class="winbar" title="win probability of ${escapeHTML(who)}"><div style="width:${(100 * an.win).toFixed(1)}%"></div></div>
-    <table class="top"><tr><th>move</th><th>${an.source === "search" ? "visits %" : "prior"}</th><th>visits</th><th>prior</th></tr>${rows}</table>`;
+    <table class="top"><tr>${head}</tr>${rows}</table>`;
 }
 
 // -------------------------------------------------------------- replay
@@ -321,7 +327,7 @@ const replay = {
     if (p.terminal) status += `\nGame over: ${p.result}.`;
     else status += `\n${rep.colours[p.to_move]} to move.`;
     $("replay-status").textContent = status;
-    if (an) showAnalysis($("replay-analysis"), { ...an, top: [...an.top].sort((a, b) => b.share - a.share) }, rep.colours);
+    if (an) showAnalysis($("replay-analysis"), an, rep.colours, "The network's view of this position");
     else if (!this.analysis) $("replay-analysis").textContent = info.default_network ? $("replay-analysis").textContent : "";
     const ol = $("replay-moves");
     ol.replaceChildren(...rep.moves.map((m, k) => {
@@ -491,13 +497,13 @@ const dash = {
     box.replaceChildren();
     const fields = new Set();
     for (const r of shown) for (const rec of r.records) for (const [k, v] of Object.entries(rec)) if (typeof v === "number") fields.add(k);
+    const all = [...fields];
     const groups = [
-      ["Losses", [...fields].filter((f) => f.endsWith("_loss"))],
-      ["Policy entropy", [...fields].filter((f) => f.includes("entropy"))],
-      ["Speed (per second)", [...fields].filter((f) => /_per_s$/.test(f) && f !== "samples_per_s")],
-      ["Training samples per second", [...fields].filter((f) => f === "samples_per_s")],
-      ["Evaluation score (95% interval)", [...fields].filter((f) => /^eval_.*_score$/.test(f))],
-      ["Evaluation Elo (95% interval)", [...fields].filter((f) => /^eval_.*_elo$/.test(f))],
+      ["Losses", all.filter((f) => f.endsWith("_loss"))],
+      ["Policy entropy", all.filter((f) => f.includes("entropy"))],
+      ...all.filter((f) => /_per_s$/.test(f)).sort().map((f) => [`Speed: ${f.replace(/_per_s$/, "").replace(/_/g, " ")} per second`, [f]]),
+      ["Evaluation score (95% interval)", all.filter((f) => /^eval_.*_score$/.test(f))],
+      ["Elo difference to each opponent (95% interval)", all.filter((f) => /^eval_.*_elo$/.test(f))],
     ];
     const stages = [];
     for (const r of shown) {
@@ -527,7 +533,8 @@ const dash = {
         if (pts.length) series.push({ name: (shown.length > 1 ? r.name + ": " : "") + f, colour: PALETTE[(shown.length > 1 ? ri : fi) % PALETTE.length], dash: DASHES[(shown.length > 1 ? fi : 0) % DASHES.length], points: pts, band });
       }));
       const marks = shown.length === 1 ? shown[0].marks : [];
-      lineChart(box, title, series, { marks, ymin: title.startsWith("Evaluation score") ? 0 : undefined, ymax: title.startsWith("Evaluation score") ? 1 : undefined });
+      const score = title.startsWith("Evaluation score");
+      lineChart(box, title, series, { marks, ymin: score ? 0 : undefined, ymax: score ? 1 : undefined });
     }
     if (!box.childElementCount) box.textContent = "No metrics yet: the run writes metrics.jsonl after its first iteration.";
   },

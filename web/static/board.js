@@ -111,9 +111,10 @@ function lineChart(container, title, series, opts = {}) {
   if (y1 === y0) { y1 += Math.abs(y1) * 0.1 + 1e-3; y0 -= Math.abs(y0) * 0.1 + 1e-3; }
   const sx = (x) => L + (x - x0) / (x1 - x0) * (W - L - R);
   const sy = (y) => T + (1 - (y - y0) / (y1 - y0)) * (H - T - B);
-  const fmt = (v) => Math.abs(v) >= 1000 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toPrecision(3);
+  const fmt = (v) => Number.isInteger(v) || Math.abs(v) >= 1000 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toPrecision(3);
   for (let k = 0; k <= 4; k++) {
-    const y = y0 + (y1 - y0) * k / 4, x = x0 + (x1 - x0) * k / 4;
+    const y = y0 + (y1 - y0) * k / 4;
+    const x = x1 - x0 >= 8 ? Math.round(x0 + (x1 - x0) * k / 4) : x0 + (x1 - x0) * k / 4;
     svgEl("line", { x1: L, x2: W - R, y1: sy(y), y2: sy(y), stroke: "#e3e3e3" }, svg);
     svgEl("text", { x: L - 4, y: sy(y) + 4, "text-anchor": "end", "font-size": 11, fill: "#666" }, svg).textContent = fmt(y);
     svgEl("text", { x: sx(x), y: H - 10, "text-anchor": "middle", "font-size": 11, fill: "#666" }, svg).textContent = fmt(x);
