@@ -168,7 +168,7 @@ func mustRandom(t *testing.T, name string, seed uint64, n int) []int {
 // agent's replies, undo and the end.
 func TestAPIPlayWholeGame(t *testing.T) {
 	ts := newTestServer(t, Config{Networks: testNetworks, DefaultNetwork: "default", DefaultAgent: "random"})
-	g := newGameID(t, ts, `{"game":"squatter6","colour":"second","move_time_ms":500}`)
+	g := newGameID(t, ts, `{"game":"squatter7","colour":"second","move_time_ms":500}`)
 	undone := false
 	for i := 0; !g.Position.Terminal; i++ {
 		if i > 200 {

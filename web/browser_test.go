@@ -170,6 +170,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("PlayWholeGame", func(t *testing.T) { b.t = t; playWholeGame(b) })
 	t.Run("IllegalClick", func(t *testing.T) { b.t = t; illegalClick(b) })
+	t.Run("SquatterN", func(t *testing.T) { b.t = t; squatterN(b) })
 	t.Run("Replay", func(t *testing.T) { b.t = t; replaySteps(b, t) })
 	t.Run("Dashboard", func(t *testing.T) { b.t = t; dashboard(b, filepath.Join(run, "metrics.jsonl")) })
 	if len(errs) > 0 {
@@ -277,6 +278,23 @@ func illegalClick(b *browser) {
 		b.wait("the shipped agent's reply", fmt.Sprintf(`play.game.actions.length === %d && !play.game.thinking && play.game.analysis && play.game.analysis.source === "search"`, 2*i+2))
 	}
 	b.screenshot("play")
+}
+
+// squatterN plays a few moves of Squatter on a 7x7 board.
+func squatterN(b *browser) {
+	b.run("choosing Squatter 7x7",
+		chromedp.SetValue("#play-game", "squatter", chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("play-game").dispatchEvent(new Event("change"))`, nil),
+		chromedp.SetValue("#play-size", "7", chromedp.ByID),
+		chromedp.SetValue("#play-agent", "random", chromedp.ByID),
+		chromedp.Click("#play-new", chromedp.ByID))
+	b.wait("the 7x7 board", `play.game.game === "squatter7" && document.querySelectorAll("#play-board [data-cell]").length === 49`)
+	for i := 0; i < 3; i++ {
+		var cell int
+		b.eval(`play.game.position.legal[0].to`, &cell)
+		b.clickCell("play-board", cell)
+		b.wait("the reply", fmt.Sprintf(`play.game.actions.length === %d && !play.game.thinking`, 2*i+2))
+	}
 }
 
 // replaySteps loads a net-server games.jsonl and steps through its game.

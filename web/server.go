@@ -213,10 +213,12 @@ type Info struct {
 	Runs           []string     `json:"runs"`
 }
 
-// GameChoice is a game the page offers, with its players' colours.
+// GameChoice is a game the page offers, with its players' colours. A
+// sized game's name takes the board size after it ("squatter" + "7").
 type GameChoice struct {
 	Name    string    `json:"name"`
 	Title   string    `json:"title"`
+	Sized   bool      `json:"sized,omitempty"`
 	Colours [2]string `json:"colours"`
 }
 
@@ -225,12 +227,15 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 		Games: []GameChoice{
 			{Name: "wyb-nolimit", Title: "Watch Your Back! (the referee's rules)"},
 			{Name: "wyb", Title: "Watch Your Back! (ends after moving turn 256)"},
-			{Name: "squatter6", Title: "Squatter 6x6"},
-			{Name: "squatter8", Title: "Squatter 8x8"},
+			{Name: "squatter", Title: "Squatter (N x N)", Sized: true},
 			{Name: "tictactoe", Title: "Tic-tac-toe"},
 		}}
 	for i, g := range info.Games {
-		if b, err := newBoard(g.Name); err == nil {
+		name := g.Name
+		if g.Sized {
+			name += "6"
+		}
+		if b, err := newBoard(name); err == nil {
 			info.Games[i].Colours = b.colours()
 		}
 	}

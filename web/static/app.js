@@ -23,6 +23,25 @@ function say(el, text, ok) {
 
 let info = null;
 
+// gameChoice sets up a game select and its board-size field; the returned
+// function names the chosen game ("squatter" + the size).
+function gameChoice(sel, size) {
+  for (const g of info.games) sel.add(new Option(g.title, g.name));
+  const choice = () => info.games.find((g) => g.name === sel.value);
+  const show = () => { size.parentNode.hidden = !choice().sized; };
+  sel.addEventListener("change", show);
+  show();
+  const name = () => choice().sized ? choice().name + size.value : choice().name;
+  // name.set chooses a game by its name.
+  name.set = (game) => {
+    const sized = info.games.find((g) => g.sized && game.startsWith(g.name) && /^[0-9]+$/.test(game.slice(g.name.length)));
+    if (sized) { sel.value = sized.name; size.value = game.slice(sized.name.length); }
+    else if (info.games.some((g) => g.name === game)) sel.value = game;
+    show();
+  };
+  return name;
+}
+
 // ---------------------------------------------------------------- play
 
 const play = {
@@ -33,7 +52,7 @@ const play = {
 
   init() {
     const sel = $("play-game");
-    for (const g of info.games) sel.add(new Option(g.title, g.name));
+    this.gameName = gameChoice(sel, $("play-size"));
     for (const k of info.agents) $("agent-kinds").appendChild(new Option(k));
     sel.addEventListener("change", () => this.colourChoices());
     this.colourChoices();
@@ -63,7 +82,7 @@ const play = {
   async start(extra) {
     say($("play-message"), "");
     try {
-      const req = { game: $("play-game").value, agent: $("play-agent").value.trim(), colour: $("play-colour").value,
+      const req = { game: this.gameName(), agent: $("play-agent").value.trim(), colour: $("play-colour").value,
         move_time_ms: Math.round(1000 * parseFloat($("play-time").value || "0")), seed: Math.floor(Math.random() * 1e9), ...extra };
       this.game = await api("POST", "/api/play", req);
       this.selected = null;
@@ -229,8 +248,7 @@ const replay = {
   token: 0,
 
   init() {
-    const sel = $("replay-game");
-    for (const g of info.games) sel.add(new Option(g.title, g.name));
+    this.gameName = gameChoice($("replay-game"), $("replay-size"));
     $("replay-network").placeholder = info.default_network || "no network";
     $("replay-file").addEventListener("change", () => this.upload());
     $("replay-list").addEventListener("change", () => this.open(this.games[+$("replay-list").value]));
@@ -258,7 +276,7 @@ const replay = {
     if (!f) return;
     say($("replay-message"), `Reading ${f.name}...`, true);
     try {
-      const q = new URLSearchParams({ game: $("replay-game").value, name: f.name });
+      const q = new URLSearchParams({ game: this.gameName(), name: f.name });
       const res = await api("POST", "/api/replay?" + q, await f.arrayBuffer(), true);
       this.list(res.games);
     } catch (err) { say($("replay-message"), err.message); }
@@ -410,7 +428,8 @@ const replay = {
   playOn() {
     const rep = this.rep, p = rep.positions[this.at];
     if (p.terminal) { say($("replay-message"), "The game is over at this position."); return; }
-    $("play-game").value = rep.game;
+    play.gameName.set(rep.game);
+    play.colourChoices();
     location.hash = "#play";
     play.start({ game: rep.game, actions: rep.actions.slice(0, this.at), colour: p.to_move === 0 ? "first" : "second" });
   },
