@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -381,4 +382,49 @@ func dashboard(b *browser, metrics string) {
 	b.screenshot("dashboard")
 	b.run("opening a self-play game", chromedp.Click("#dash-games li:last-child a", chromedp.ByQuery))
 	b.wait("the self-play game", `location.hash.startsWith("#replay") && replay.rep && replay.rep.label.startsWith("self-play game") && document.querySelector("#replay-graph .recorded-line") !== null`)
+}
+
+// TestBrowserStatic builds the static site (scripts/web-static.sh: zerokit
+// compiled to WebAssembly) and plays the shipped agent in it, served by a
+// plain file server. Building for js/wasm takes a minute or two on two
+// cores, so it runs only with ZEROKIT_WEB_WASM=1.
+func TestBrowserStatic(t *testing.T) {
+	exe := chromium(t)
+	if os.Getenv("ZEROKIT_WEB_WASM") != "1" {
+		t.Skip("set ZEROKIT_WEB_WASM=1 to build and test the WebAssembly site")
+	}
+	site := t.TempDir()
+	if out, err := exec.Command("../scripts/web-static.sh", site).CombinedOutput(); err != nil {
+		t.Fatalf("web-static.sh: %v\n%s", err, out)
+	}
+	ts := httptest.NewServer(http.FileServer(http.Dir(site)))
+	defer ts.Close()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.WindowSize(1100, 860), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	b := &browser{t: t, ctx: ctx, url: ts.URL, shot: t.TempDir()}
+	b.run("opening the site", chromedp.Navigate(ts.URL+"/#play"))
+	b.wait("the shipped agent's game", `document.body.dataset.ready === "1" && play.game !== null && play.game.agent.startsWith("wyb-")`)
+	for i := 0; i < 2; i++ {
+		var cell int
+		b.eval(`(() => { const l = play.game.position.legal; return l[Math.floor(l.length / 2)].to; })()`, &cell)
+		b.clickCell("play-board", cell)
+		b.wait("the reply", fmt.Sprintf(`play.game.actions.length === %d && !play.game.thinking && play.game.analysis && play.game.analysis.source === "search"`, 2*i+2))
+	}
+	var sims int
+	b.eval(`play.game.analysis.simulations`, &sims)
+	t.Logf("the shipped agent searched %d simulations in its 2 s move, in WebAssembly", sims)
+	actions, _ := randomGame(t, "wyb-nolimit", 3, 40)
+	parts := make([]string, len(actions))
+	for i, a := range actions {
+		parts[i] = fmt.Sprint(a)
+	}
+	b.run("opening a shared game", chromedp.Navigate(ts.URL+"/#replay?game=wyb-nolimit&a="+strings.Join(parts, ".")+"&at=10"))
+	b.wait("its analysis", `replay.rep && replay.at === 10 && replay.analysis !== null && document.querySelectorAll("#replay-board .heat").length > 0`)
 }

@@ -3,13 +3,34 @@
 
 const $ = (id) => document.getElementById(id);
 
+// wasm is set in the static build (scripts/web-static.sh), where a Web
+// Worker running zerokit compiled to WebAssembly answers the requests.
+const wasm = document.querySelector('meta[name="zerokit-mode"]').content === "wasm";
+let worker = null, nextID = 0;
+const pending = new Map();
+
+function workerFetch(method, path, body) {
+  if (!worker) {
+    worker = new Worker("worker.js");
+    worker.onmessage = (e) => { pending.get(e.data.id)(e.data); pending.delete(e.data.id); };
+  }
+  const id = ++nextID;
+  let bytes;
+  if (body instanceof ArrayBuffer) bytes = body;
+  else if (body !== undefined) bytes = new TextEncoder().encode(body).buffer;
+  return new Promise((resolve) => {
+    pending.set(id, (r) => resolve({ ok: r.status < 400, status: r.status, statusText: "", json: async () => JSON.parse(r.body) }));
+    worker.postMessage({ id, method, path, body: bytes }, bytes ? [bytes] : []);
+  });
+}
+
 async function api(method, path, body, raw) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
     opts.body = raw ? body : JSON.stringify(body);
     if (!raw) opts.headers["Content-Type"] = "application/json";
   }
-  const res = await fetch(path, opts);
+  const res = wasm ? await workerFetch(method, path, opts.body) : await fetch(path, opts);
   let data;
   try { data = await res.json(); } catch { data = { error: `${res.status} ${res.statusText}` }; }
   if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
