@@ -9,9 +9,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -78,6 +80,22 @@ type browser struct {
 	ctx  context.Context
 	url  string
 	shot string
+}
+
+// newBrowser starts headless chromium (the executable exe) for a test,
+// for the site at url; screenshots go to shots.
+func newBrowser(t *testing.T, exe, url, shots string) *browser {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.WindowSize(1100, 860), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// Start the browser on ctx itself: a browser started under a context
+	// with a timeout would end with it.
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	return &browser{t: t, ctx: ctx, url: url, shot: shots}
 }
 
 func (b *browser) run(what string, actions ...chromedp.Action) {
@@ -147,23 +165,14 @@ func TestBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1100, 860), chromedp.Flag("disable-dev-shm-usage", true))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	// Start the browser on ctx itself: a browser started under a context
-	// with a timeout would end with it.
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
-	}
-	b := &browser{t: t, ctx: ctx, url: ts.URL, shot: shots}
+	b := newBrowser(t, exe, ts.URL, shots)
+	var mu sync.Mutex
 	var errs []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(interface{ MarshalJSON() ([]byte, error) }); ok && strings.Contains(fmt.Sprintf("%T", ev), "ExceptionThrown") {
-			j, _ := e.MarshalJSON()
-			errs = append(errs, string(j))
+	chromedp.ListenTarget(b.ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
+			mu.Lock()
+			errs = append(errs, e.ExceptionDetails.Error())
+			mu.Unlock()
 		}
 	})
 	b.run("opening the page", chromedp.Navigate(ts.URL+"/#play"))
@@ -174,6 +183,8 @@ func TestBrowser(t *testing.T) {
 	t.Run("SquatterN", func(t *testing.T) { b.t = t; squatterN(b) })
 	t.Run("Replay", func(t *testing.T) { b.t = t; replaySteps(b, t) })
 	t.Run("Dashboard", func(t *testing.T) { b.t = t; dashboard(b, filepath.Join(run, "metrics.jsonl")) })
+	mu.Lock()
+	defer mu.Unlock()
 	if len(errs) > 0 {
 		t.Errorf("JavaScript exceptions: %s", strings.Join(errs, "\n"))
 	}
@@ -399,16 +410,7 @@ func TestBrowserStatic(t *testing.T) {
 	}
 	ts := httptest.NewServer(http.FileServer(http.Dir(site)))
 	defer ts.Close()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1100, 860), chromedp.Flag("disable-dev-shm-usage", true))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
-	}
-	b := &browser{t: t, ctx: ctx, url: ts.URL, shot: t.TempDir()}
+	b := newBrowser(t, exe, ts.URL, t.TempDir())
 	b.run("opening the site", chromedp.Navigate(ts.URL+"/#play"))
 	b.wait("the shipped agent's game", `document.body.dataset.ready === "1" && play.game !== null && play.game.agent.startsWith("wyb-")`)
 	for i := 0; i < 2; i++ {

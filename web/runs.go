@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -54,21 +55,30 @@ type Metrics struct {
 // maxMetricsChunk bounds the bytes one metrics request reads.
 const maxMetricsChunk = 8 << 20
 
-func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
-	run, err := s.run(r)
-	if err != nil {
-		answer(w, nil, err)
-		return
-	}
-	var off int64
-	if o := r.URL.Query().Get("offset"); o != "" {
-		if off, err = strconv.ParseInt(o, 10, 64); err != nil || off < 0 {
-			answer(w, nil, badRequest("offset %q: want a byte offset, 0 or more", o))
+// runHandler answers the requests about the run of their {run} with what
+// f returns for the run and the request's query.
+func (s *Server) runHandler(f func(run rundir.Run, q url.Values) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		run, err := s.run(r)
+		if err != nil {
+			answer(w, nil, err)
 			return
 		}
+		v, err := f(run, r.URL.Query())
+		answer(w, v, err)
 	}
-	m, err := readMetrics(run.Metrics(), off)
-	answer(w, m, err)
+}
+
+// metricsOf answers /api/runs/{run}/metrics?offset=N.
+func metricsOf(run rundir.Run, q url.Values) (any, error) {
+	var off int64
+	if o := q.Get("offset"); o != "" {
+		var err error
+		if off, err = strconv.ParseInt(o, 10, 64); err != nil || off < 0 {
+			return nil, badRequest("offset %q: want a byte offset, 0 or more", o)
+		}
+	}
+	return readMetrics(run.Metrics(), off)
 }
 
 // readMetrics reads the complete lines of the metrics file at path from
@@ -135,21 +145,16 @@ func summary(ref string, rec *data.Record) SelfPlayGame {
 		Time: rec.Meta.Time.UTC().Format("2006-01-02 15:04:05")}
 }
 
-func (s *Server) handleRunGames(w http.ResponseWriter, r *http.Request) {
-	run, err := s.run(r)
-	if err != nil {
-		answer(w, nil, err)
-		return
-	}
+// gamesOf answers /api/runs/{run}/games?limit=N.
+func gamesOf(run rundir.Run, q url.Values) (any, error) {
 	limit := 10
-	if l := r.URL.Query().Get("limit"); l != "" {
+	if l := q.Get("limit"); l != "" {
+		var err error
 		if limit, err = strconv.Atoi(l); err != nil || limit < 1 || limit > 200 {
-			answer(w, nil, badRequest("limit %q: want 1 to 200", l))
-			return
+			return nil, badRequest("limit %q: want 1 to 200", l)
 		}
 	}
-	games, err := newestGames(run.Games(), limit)
-	answer(w, games, err)
+	return newestGames(run.Games(), limit)
 }
 
 // newestGames lists up to limit of the newest games of a games directory:
@@ -188,14 +193,9 @@ func newestGames(dir string, limit int) ([]SelfPlayGame, error) {
 	return out, nil
 }
 
-func (s *Server) handleRunGame(w http.ResponseWriter, r *http.Request) {
-	run, err := s.run(r)
-	if err != nil {
-		answer(w, nil, err)
-		return
-	}
-	rep, err := runGame(run.Games(), r.URL.Query().Get("ref"))
-	answer(w, rep, err)
+// gameOf answers /api/runs/{run}/game?ref=R.
+func gameOf(run rundir.Run, q url.Values) (any, error) {
+	return runGame(run.Games(), q.Get("ref"))
 }
 
 // runGame reads the self-play game ref (as listed by newestGames) of a

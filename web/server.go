@@ -133,9 +133,9 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/replay", s.handleReplay)
 	m.HandleFunc("POST /api/replay/actions", s.handleReplayActions)
 	m.HandleFunc("POST /api/analyse", s.handleAnalyse)
-	m.HandleFunc("GET /api/runs/{run}/metrics", s.handleMetrics)
-	m.HandleFunc("GET /api/runs/{run}/games", s.handleRunGames)
-	m.HandleFunc("GET /api/runs/{run}/game", s.handleRunGame)
+	m.HandleFunc("GET /api/runs/{run}/metrics", s.runHandler(metricsOf))
+	m.HandleFunc("GET /api/runs/{run}/games", s.runHandler(gamesOf))
+	m.HandleFunc("GET /api/runs/{run}/game", s.runHandler(gameOf))
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Errorf("no API endpoint %s %s", r.Method, r.URL.Path))
 	})
@@ -347,13 +347,7 @@ func (s *Server) session(r *http.Request) (*session, error) {
 
 func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 	sess, err := s.session(r)
-	if err != nil {
-		answer(w, nil, err)
-		return
-	}
-	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	writeJSON(w, sess.view())
+	s.answerSession(w, sess, err)
 }
 
 // MoveRequest is a move by index or in the game's notation.
