@@ -86,7 +86,7 @@ const play = {
     $("play-type").addEventListener("submit", (e) => {
       e.preventDefault();
       const t = $("play-move").value.trim();
-      if (t) this.send({ move: t }).then(() => { $("play-move").value = ""; });
+      if (t) this.send({ move: t }).then(() => { if (!$("play-message").textContent) $("play-move").value = ""; });
     });
     $("play-board").addEventListener("keydown", (e) => this.key(e));
   },
@@ -100,44 +100,29 @@ const play = {
     opts[1].text = g.colours[1];
   },
 
-  async start(extra) {
-    say($("play-message"), "");
+  // update sends a request answered with the game and shows the game; a
+  // refused request (an illegal move) changes nothing but the message.
+  async update(path, body) {
     try {
-      const req = { game: this.gameName(), agent: $("play-agent").value.trim(), colour: $("play-colour").value,
-        move_time_ms: Math.round(1000 * parseFloat($("play-time").value || "0")), seed: Math.floor(Math.random() * 1e9), ...extra };
-      this.game = await api("POST", "/api/play", req);
-      this.selected = null;
-      this.render();
-      this.poll();
-    } catch (err) { say($("play-message"), err.message); }
-  },
-
-  async action(what) {
-    if (!this.game) return;
-    try {
-      this.game = await api("POST", `/api/play/${this.game.id}/${what}`, {});
-      this.selected = null;
+      this.game = await api("POST", path, body);
       say($("play-message"), "");
-      this.render();
-      this.poll();
-    } catch (err) { say($("play-message"), err.message); }
-  },
-
-  async send(move) {
-    if (!this.game) return;
-    try {
-      this.game = await api("POST", `/api/play/${this.game.id}/move`, move);
-      this.selected = null;
-      say($("play-message"), "");
-      this.render();
       this.poll();
     } catch (err) {
-      // The move was refused: nothing changed but the message.
       say($("play-message"), err.message);
-      this.selected = null;
-      this.render();
     }
+    this.selected = null;
+    this.render();
   },
+
+  start(extra) {
+    const req = { game: this.gameName(), agent: $("play-agent").value.trim(), colour: $("play-colour").value,
+      move_time_ms: Math.round(1000 * parseFloat($("play-time").value || "0")), seed: Math.floor(Math.random() * 1e9), ...extra };
+    return this.update("/api/play", req);
+  },
+
+  action(what) { return this.game && this.update(`/api/play/${this.game.id}/${what}`, {}); },
+
+  send(move) { return this.game && this.update(`/api/play/${this.game.id}/move`, move); },
 
   async poll() {
     if (this.polling) return;
