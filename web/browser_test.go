@@ -120,7 +120,14 @@ func (b *browser) wait(what, expr string) {
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
 	var ok bool
-	if err := chromedp.Run(ctx, chromedp.Poll(expr, &ok, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
+	err := chromedp.Run(ctx, chromedp.Poll(expr, &ok, chromedp.WithPollingInterval(10*time.Millisecond)))
+	// A navigation destroys the page's JavaScript context under a poll
+	// that began before it: poll again in the new one.
+	for err != nil && strings.Contains(err.Error(), "Cannot find context") && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+		err = chromedp.Run(ctx, chromedp.Poll(expr, &ok, chromedp.WithPollingInterval(10*time.Millisecond)))
+	}
+	if err != nil {
 		b.screenshot("failed")
 		var msg string
 		chromedp.Run(b.ctx, chromedp.Evaluate(`document.querySelector("main").innerText.slice(0, 2000)`, &msg))
