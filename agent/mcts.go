@@ -84,6 +84,10 @@ func (m *MCTS) SetTablebase(tb env.Tablebase) { m.search.SetTablebase(tb) }
 // Stats returns the search's work counters.
 func (m *MCTS) Stats() mcts.SearchStats { return m.search.Stats() }
 
+// SetProgress makes the agent's searches report their progress to f about
+// every every simulations (mcts.Search.SetProgress); nil turns it off.
+func (m *MCTS) SetProgress(every int, f func(mcts.Progress)) { m.search.SetProgress(every, f) }
+
 // LastResult returns the result of the last search.
 func (m *MCTS) LastResult() mcts.Result { return m.last }
 

@@ -216,6 +216,29 @@ func TestAPIPlayWholeGame(t *testing.T) {
 	}
 }
 
+// While a searching agent thinks, the game shows its search so far.
+func TestThinkingShowsSearch(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	g := newGameID(t, ts, `{"game":"squatter6","agent":"mcts:sims=10000000","colour":"second","move_time_ms":1500}`)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if !g.Thinking {
+			t.Fatalf("the agent moved (%d actions) and no poll saw its search in progress", len(g.Actions))
+		}
+		if a := g.Analysis; a != nil && a.Source == "search" && a.Simulations > 0 && len(a.Top) == 36 && a.Top[0].Visits > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no progress while thinking")
+		}
+		time.Sleep(20 * time.Millisecond)
+		_, b := do(t, ts, "GET", "/api/play/"+g.ID, "")
+		g = Game{}
+		if err := json.Unmarshal(b, &g); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestResign(t *testing.T) {
 	ts := newTestServer(t, Config{})
 	g := newGameID(t, ts, `{"game":"wyb","agent":"random"}`)

@@ -36,8 +36,9 @@ type NewGame struct {
 
 // Analysis is what an agent or a network thinks of a position.
 type Analysis struct {
-	// Source is "search" (the agent's search once it has moved) or
-	// "network" (the network's first look, while the agent thinks).
+	// Source is "search" (the agent's search: so far while Game.Thinking,
+	// else the one that chose its last move) or "network" (the network's
+	// first look, before the search reports).
 	Source string `json:"source"`
 	// Value is the expected result for the player to move, in [-1, 1],
 	// and Win the matching win probability, (Value+1)/2.
@@ -214,6 +215,19 @@ func (s *session) startAgent(ctx context.Context) {
 				s.mu.Unlock()
 			}
 		}
+		if p, ok := s.bot.(interface {
+			SetProgress(int, func(mcts.Progress))
+		}); ok {
+			// The search's visit shares so far, while it thinks.
+			p.SetProgress(progressEvery, func(pr mcts.Progress) {
+				an := rootAnalysis(s.b, st, pr, nil)
+				s.mu.Lock()
+				if s.gen == gen && s.thinking {
+					s.analysis = an
+				}
+				s.mu.Unlock()
+			})
+		}
 		actx := ctx
 		if s.moveTime > 0 {
 			var c context.CancelFunc
@@ -294,26 +308,38 @@ func (s *session) resign() error {
 
 // searchAnalysis turns a search result in s into the page's analysis.
 func searchAnalysis(b *board, s env.State, r mcts.Result) *Analysis {
-	an := &Analysis{Source: "search", Value: r.Value, Win: (r.Value + 1) / 2, Player: r.Player, Simulations: r.Simulations}
+	return rootAnalysis(b, s, mcts.Progress{Player: r.Player, Actions: r.Actions, Visits: r.Visits, Priors: r.Priors,
+		Value: r.Value, Simulations: r.Simulations}, r.Policy)
+}
+
+// rootAnalysis turns the root of a search in s into the page's analysis;
+// policy, if any, gives the shares when no move has visits (a forced
+// move).
+func rootAnalysis(b *board, s env.State, p mcts.Progress, policy []float32) *Analysis {
+	an := &Analysis{Source: "search", Value: p.Value, Win: (p.Value + 1) / 2, Player: p.Player, Simulations: p.Simulations}
 	total := 0
-	for _, v := range r.Visits {
+	for _, v := range p.Visits {
 		total += v
 	}
-	for i, a := range r.Actions {
-		c := Candidate{Move: b.move(s, a), Visits: r.Visits[i]}
-		if i < len(r.Priors) {
-			c.Prior = r.Priors[i]
+	for i, a := range p.Actions {
+		c := Candidate{Move: b.move(s, a), Visits: p.Visits[i]}
+		if i < len(p.Priors) {
+			c.Prior = p.Priors[i]
 		}
 		if total > 0 {
-			c.Share = float32(r.Visits[i]) / float32(total)
-		} else if i < len(r.Policy) {
-			c.Share = r.Policy[i]
+			c.Share = float32(p.Visits[i]) / float32(total)
+		} else if i < len(policy) {
+			c.Share = policy[i]
 		}
 		an.Top = append(an.Top, c)
 	}
 	sortTop(an)
 	return an
 }
+
+// progressEvery is how many simulations apart an agent's search reports
+// its progress while the person waits.
+const progressEvery = 64
 
 // sortTop orders an's candidates best first.
 func sortTop(an *Analysis) {

@@ -203,7 +203,7 @@ const play = {
       }
     }
     let heat = null, arrow = null;
-    if (g.analysis && g.thinking) {
+    if (g.analysis && g.thinking && g.analysis.top.length) {
       heat = new Map();
       for (const c of g.analysis.top) if (c.to >= 0) heat.set(c.to, (heat.get(c.to) || 0) + c.share);
     }
