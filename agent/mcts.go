@@ -89,6 +89,10 @@ func (m *MCTS) Stats() mcts.SearchStats { return m.search.Stats() }
 // mcts.Result.Fallback).
 func (m *MCTS) Fallbacks() int { return m.search.Stats().Fallbacks }
 
+// SetProgress makes the agent's searches report their progress to f about
+// every every simulations (mcts.Search.SetProgress); nil turns it off.
+func (m *MCTS) SetProgress(every int, f func(mcts.Progress)) { m.search.SetProgress(every, f) }
+
 // LastResult returns the result of the last search.
 func (m *MCTS) LastResult() mcts.Result { return m.last }
 

@@ -46,6 +46,9 @@ type Search struct {
 	sequence   []int32   // Gumbel: considered-visit sequence of this search
 	seqKey     [2]int
 	scratch    gumbelScratch
+
+	progress      func(Progress) // SetProgress
+	progressEvery int
 }
 
 // leafSlot is one leaf awaiting evaluation.
@@ -172,6 +175,43 @@ func NewSearch(cfg Config, eval Evaluator, seed uint64) (*Search, error) {
 // during one.
 func (s *Search) SetTablebase(tb env.Tablebase) { s.tb = tb }
 
+// Progress is a snapshot of a search in progress, for a display: the
+// root's children with their visits and priors (as in Result, no move
+// chosen yet), the root's mean value for the player to move, and the
+// simulations run so far by this search.
+type Progress struct {
+	Player      int
+	Actions     []int
+	Visits      []int
+	Priors      []float32
+	Value       float32
+	Simulations int
+}
+
+// SetProgress makes Run call f with a snapshot of the root after the
+// round that completes every every-th simulation (every <= 0 means 1),
+// from the goroutine running the search; nil turns it off. f must return
+// quickly and must not use the Search. The search itself is unchanged:
+// the snapshot draws no random number.
+func (s *Search) SetProgress(every int, f func(Progress)) {
+	s.progress, s.progressEvery = f, max(every, 1)
+}
+
+// snapshot describes the root after sims simulations of this search.
+func (s *Search) snapshot(sims int) Progress {
+	root := &s.t.nodes[0]
+	children := s.t.nodes[root.first : root.first+root.nchild]
+	p := Progress{Player: int(root.player), Simulations: sims, Actions: make([]int, len(children)),
+		Visits: make([]int, len(children)), Priors: make([]float32, len(children))}
+	if root.visits > 0 {
+		p.Value = float32(sign(root.player) * root.w0 / float64(root.visits))
+	}
+	for i := range children {
+		p.Actions[i], p.Visits[i], p.Priors[i] = int(children[i].action), int(children[i].visits), children[i].prior
+	}
+	return p
+}
+
 // Config returns the search's configuration.
 func (s *Search) Config() Config { return s.cfg }
 
@@ -269,6 +309,7 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 
 	done := 0
 	truncated := false
+	nextProgress := s.progressEvery
 	for done < sims && !truncated {
 		if s.t.nodes[0].proven {
 			// Config.Solver settled the root: more search changes nothing.
@@ -300,6 +341,10 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 			return Result{}, errors.New("mcts: internal error: a search round made no progress")
 		}
 		done += n
+		if s.progress != nil && done >= nextProgress && done < sims {
+			s.progress(s.snapshot(done))
+			nextProgress = done + s.progressEvery
+		}
 	}
 	s.stats.Simulations += done
 	res := s.result(state, full, done, reused)

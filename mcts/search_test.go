@@ -1301,3 +1301,54 @@ func TestPolicyTemperature(t *testing.T) {
 		}
 	}
 }
+
+// SetProgress reports snapshots as the search goes and changes nothing in
+// it: the same seed gives the same result with and without it.
+func TestProgress(t *testing.T) {
+	for _, mode := range []Mode{ModePUCT, ModeGumbel} {
+		cfg := testConfig(mode, 200)
+		cfg.LeavesInFlight = 4
+		cfg.TemperatureMoves = 9 // the move is sampled: a random draw would show
+		eval, err := NewRolloutEvaluator(1, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := position(t, 4)
+		for seed := uint64(1); seed <= 8; seed++ {
+			plain, err := NewSearch(cfg, eval, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := plain.Run(context.Background(), st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			watched, err := NewSearch(cfg, eval, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seen []Progress
+			watched.SetProgress(50, func(p Progress) { seen = append(seen, p) })
+			got, err := watched.Run(context.Background(), st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Action != want.Action || !slices.Equal(got.Visits, want.Visits) || got.Value != want.Value {
+				t.Errorf("%v seed %d: the progress reports changed the search: %+v vs %+v", mode, seed, got, want)
+			}
+			if len(seen) < 2 { // a Gumbel round can be long
+				t.Fatalf("%v: %d progress reports in 200 simulations every 50", mode, len(seen))
+			}
+			for i, p := range seen {
+				total := 0
+				for _, v := range p.Visits {
+					total += v
+				}
+				if p.Simulations < 50*(i+1) || p.Simulations >= 200 || total < p.Simulations || p.Player != 1 ||
+					!slices.Equal(p.Actions, want.Actions) || (i > 0 && p.Simulations <= seen[i-1].Simulations) {
+					t.Errorf("%v: report %d: %d simulations, %d visits, player %d, actions %v", mode, i, p.Simulations, total, p.Player, p.Actions)
+				}
+			}
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 )
 
 // LockName is the lock file of a run directory.
@@ -37,10 +36,10 @@ func AcquireLock(dir string) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rundir: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if busy, err := tryLock(f); err != nil {
 		b, _ := os.ReadFile(path)
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if busy {
 			holder := "another process"
 			if pid, perr := strconv.Atoi(string(bytes.TrimSpace(b))); perr == nil {
 				holder = fmt.Sprintf("process %d", pid)

@@ -4,12 +4,13 @@
 # second. Run it from anywhere: ./scripts/setup.sh
 #
 # What it does:
-#  1. Installs Debian's libtorch-dev, libopenblas0-pthread and
-#     default-jdk-headless (apt-get, as root or through sudo) unless already
-#     installed. OpenBLAS replaces the reference BLAS through Debian's
-#     alternatives; it makes batch-1 convolutions ~4x faster. The JDK builds
-#     the Java player of the 2015 Squatter referee and runs that referee in
-#     the tests (java/, cmd/zerokit).
+#  1. Installs Debian's libtorch-dev and libopenblas0-pthread (apt-get, as root
+#     or through sudo) unless already installed. OpenBLAS replaces the
+#     reference BLAS through Debian's alternatives; it makes batch-1
+#     convolutions ~4x faster. Also Debian's chromium, which the browser
+#     tests of package web drive headless (no browser is downloaded), and
+#     default-jdk-headless, which builds the Java player of the 2015 Squatter
+#     referee and runs that referee in the tests (java/, cmd/zerokit).
 #  2. Fetches github.com/sugarme/gotch v0.9.1 through the Go module proxy,
 #     copies it without example/ and gen/ to build/gotch-from-setup.sh (go.mod
 #     replaces the module with that directory) and patches it with
@@ -32,8 +33,9 @@
 # The patched gotch then compiles against $LIBTORCH/include, links
 # $LIBTORCH/lib (with an rpath, so no LD_LIBRARY_PATH is needed) and adds the
 # CUDA libraries when $LIBTORCH/lib/libtorch_cuda.so exists; the pre-C++11 ABI
-# define is added when that libtorch was built with it. The Debian packages are
-# then not installed. Re-run setup.sh whenever LIBTORCH changes.
+# define is added when that libtorch was built with it. The Debian libtorch
+# packages are then not installed (chromium still is). Re-run setup.sh
+# whenever LIBTORCH changes.
 #
 # Environment: LIBTORCH (above), CXX (C++ compiler, default g++), AR
 # (archiver, default ar), SKIP_APT=1 (do not touch Debian packages),
@@ -44,7 +46,10 @@ GOTCH_MODULE=github.com/sugarme/gotch
 GOTCH_VERSION=v0.9.1
 # The module's checksum as recorded by sum.golang.org; a mismatch aborts.
 GOTCH_SUM='h1:J6JCE1C2AfPmM1xk0p46LdzWtfNvbvZZnWdkj9v54jo='
-APT_PACKAGES=(libtorch-dev libopenblas0-pthread default-jdk-headless)
+APT_PACKAGES=(libtorch-dev libopenblas0-pthread)
+# What the tests need besides: the browser the tests of package web drive
+# (chromedp, headless), and the JDK of the Java referee's tests.
+TEST_PACKAGES=(chromium default-jdk-headless)
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 build="$repo/build"
@@ -61,19 +66,24 @@ command -v go >/dev/null || die "go is not on PATH"
 # --- 1. Debian packages ------------------------------------------------------
 missing_packages() {
 	local p
-	for p in "${APT_PACKAGES[@]}"; do
+	for p in "${wanted[@]}"; do
 		if [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true) != "install ok installed" ]]; then
 			printf '%s\n' "$p"
 		fi
 	done
 }
 
+wanted=("${APT_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
 if [[ -n $libtorch ]]; then
 	[[ -d $libtorch ]] || die "LIBTORCH=$libtorch is not a directory"
 	libtorch=$(cd "$libtorch" && pwd -P)
-	say "using libtorch at $libtorch (LIBTORCH); Debian packages not installed"
-elif [[ ${SKIP_APT:-} == 1 ]]; then
+	say "using libtorch at $libtorch (LIBTORCH); Debian's libtorch packages not installed"
+	wanted=("${TEST_PACKAGES[@]}")
+fi
+if [[ ${SKIP_APT:-} == 1 ]]; then
 	say "SKIP_APT=1: not checking Debian packages"
+elif [[ -n $libtorch ]] && ! command -v dpkg-query >/dev/null; then
+	say "not a Debian system: install chromium yourself for the browser tests (they skip without it)"
 else
 	command -v dpkg-query >/dev/null || die "not a Debian system: install libtorch yourself and set LIBTORCH"
 	mapfile -t missing < <(missing_packages)
@@ -85,7 +95,7 @@ else
 		fi
 		say "installing ${missing[*]}"
 		"${sudo[@]}" apt-get update
-		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "${APT_PACKAGES[@]}"
+		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "${missing[@]}"
 		mapfile -t missing < <(missing_packages)
 		((${#missing[@]} == 0)) || die "still not installed: ${missing[*]}"
 	fi

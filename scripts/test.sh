@@ -8,6 +8,9 @@ export PATH="$PATH:/usr/local/go/bin"
 go test -count=1 -timeout 20m ./...
 # The play-only build: no libtorch and no cgo at all (pure-Go network).
 CGO_ENABLED=0 go test -count=1 -tags nonet ./agent/... ./agents ./model/arch ./model/ckpt ./model/gonet
+# zerokit web serves from the play-only build too (its browser tests ran
+# above already: the page is the same).
+CGO_ENABLED=0 go test -count=1 -tags nonet -skip TestBrowser ./web ./env/...
 # The Kubernetes manifests render and keep their promises (kustomize
 # in-process; deploy/ is a module of its own, so kubectl is not needed).
 (cd deploy && go test -count=1 ./...)

@@ -78,6 +78,10 @@ func (a *Agent) Act(ctx context.Context, s env.State) (int, error) {
 	return a.search.Act(ctx, s)
 }
 
+// SetProgress makes the agent's searches report their progress to f about
+// every every simulations (mcts.Search.SetProgress); nil turns it off.
+func (a *Agent) SetProgress(every int, f func(mcts.Progress)) { a.search.SetProgress(every, f) }
+
 // LastResult returns the result of the last search (Truncated when the
 // time ran out first).
 func (a *Agent) LastResult() mcts.Result { return a.search.LastResult() }

@@ -1,6 +1,7 @@
 package neural
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/model/ckpt"
+	"github.com/zerokit/zerokit/model/gonet"
 	"github.com/zerokit/zerokit/rundir"
 )
 
@@ -164,6 +166,13 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	return loaded(info, net, h, path, game, opts)
+}
+
+// loaded checks the network net read from info.Weights (with its
+// checkpoint header h) against game, fits it to game's board and
+// completes info; path is what the caller named.
+func loaded(info Info, net backendNet, h *ckpt.Header, path string, game env.Game, opts Options) (*Network, error) {
 	fail := func(err error) (*Network, error) {
 		net.close()
 		return nil, err
@@ -197,6 +206,56 @@ func load(path string, game env.Game, opts Options) (*Network, error) {
 		info.Backend = BackendGo
 	}
 	return newNetwork(info, game, net, opts), nil
+}
+
+// LoadFS loads the exported agent whose files (the manifest and its
+// weights) are at the root of fsys, for game, with the pure-Go backend:
+// for a program without a file system, such as zerokit's WebAssembly
+// build, which plays a shipped agent (agents.Files). name labels it in
+// errors and in Info.Path. The checks are Load's.
+func LoadFS(fsys fs.FS, name string, game env.Game, opts Options) (*Network, error) {
+	n, err := loadFS(fsys, name, game, opts)
+	if err != nil {
+		return nil, fmt.Errorf("network %s: %w", name, err)
+	}
+	return n, nil
+}
+
+func loadFS(fsys fs.FS, name string, game env.Game, opts Options) (*Network, error) {
+	if opts.Concurrency < 0 {
+		return nil, fmt.Errorf("concurrency %d is negative", opts.Concurrency)
+	}
+	opts.Backend = BackendGo
+	opts = opts.withDefaults()
+	b, err := fs.ReadFile(fsys, ManifestName)
+	if err != nil {
+		return nil, err
+	}
+	m, err := DecodeManifest(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ManifestName, err)
+	}
+	if err := CheckGame(m.Game, m.EncodingVersion, game); err != nil {
+		return nil, fmt.Errorf("%s: %w", ManifestName, err)
+	}
+	w, err := fs.ReadFile(fsys, m.Weights)
+	if err != nil {
+		return nil, err
+	}
+	c, err := ckpt.Read(bytes.NewReader(w), int64(len(w)))
+	if err != nil {
+		return nil, fmt.Errorf("weights %s: %w", m.Weights, err)
+	}
+	cfg := m.Network
+	if err := c.Header.Check(ckpt.Expect{Game: m.Game, EncodingVersion: m.EncodingVersion, Config: &cfg}); err != nil {
+		return nil, fmt.Errorf("weights %s: %w", m.Weights, err)
+	}
+	gn, err := gonet.FromCheckpoint(c)
+	if err != nil {
+		return nil, fmt.Errorf("weights %s: %w", m.Weights, err)
+	}
+	info := Info{Path: name, Weights: name + "/" + m.Weights, Manifest: &m, Name: m.Name, Settings: m.Search}
+	return loaded(info, goNet{gn}, &c.Header, name, game, opts)
 }
 
 // ShapeOf is the network shape that plays game.

@@ -39,6 +39,7 @@ func commands() map[string]command {
 		"worker":     {"play self-play games for a run in an object store (train -store), on any number of machines", runWorker},
 		"average":    {"write the mean of several checkpoints' weights (stochastic weight averaging)", runAverage},
 		"bench":      {"measure self-play (batched vs unbatched) and training throughput", runBench},
+		"web":        {"serve the browser front end: play an agent, replay and analyse games, follow training runs live", runWeb},
 		"refbench":   {"play an exported agent inside the course referee (referee.py -t 60 -s 100) against opponents: W-D-L, score, CPU and memory per game", runRefbench},
 	}
 }

@@ -73,3 +73,47 @@ func TestGamesImplementOptionalInterfaces(t *testing.T) {
 		}
 	}
 }
+
+// Every game can be drawn on a grid: each legal action's cells lie on the
+// board, and the initial position's cells are in range.
+func TestGamesImplementGrid(t *testing.T) {
+	for _, cfg := range []Config{DefaultConfig("wyb"), {Name: "squatter", Size: 7}, DefaultConfig("tictactoe")} {
+		g, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grid, ok := g.(env.Grid)
+		if !ok {
+			t.Errorf("%s: not env.Grid", g.Name())
+			continue
+		}
+		w, h := grid.GridSize()
+		s := g.NewInitialState()
+		for step := 0; step < 40 && !s.IsTerminal(); step++ {
+			for _, a := range s.LegalActions(nil) {
+				from, to := grid.ActionCells(s, a)
+				if from < -1 || from >= w*h || to < -1 || to >= w*h || (from < 0) != (to < 0) {
+					t.Fatalf("%s: action %s: cells %d, %d on a %dx%d grid", g.Name(), s.ActionString(a), from, to, w, h)
+				}
+				if from >= 0 && from == to && grid.GridCell(s, to%w, to/w).Piece >= 0 {
+					t.Fatalf("%s: placement %s on an occupied cell", g.Name(), s.ActionString(a))
+				}
+			}
+			legal := s.LegalActions(nil)
+			if err := s.ApplyAction(legal[(step*7)%len(legal)]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pieces := 0
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				if grid.GridCell(s, x, y).Piece >= 0 {
+					pieces++
+				}
+			}
+		}
+		if pieces == 0 {
+			t.Errorf("%s: no piece on the board after %d moves", g.Name(), s.MoveNumber())
+		}
+	}
+}
