@@ -212,3 +212,43 @@ func TestShippedAgentUsesEndgame(t *testing.T) {
 		}
 	}
 }
+
+// TestShippedManifestsHaveNoMachinePaths: a shipped agent.json names files
+// relative to the repository (../runs/..., ../shared/...), never by the
+// absolute paths of the machine that made it.
+func TestShippedManifestsHaveNoMachinePaths(t *testing.T) {
+	paths, err := filepath.Glob("*/agent.json")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no shipped agent.json: %v", err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walk func(key string, v any)
+		walk = func(key string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					walk(key+"."+k, x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(key, x)
+				}
+			case string:
+				for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '=' || r == ',' }) {
+					if strings.HasPrefix(f, "/") {
+						t.Errorf("%s: %s names the absolute path %s", p, key, f)
+					}
+				}
+			}
+		}
+		var m any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		walk("", m)
+	}
+}
