@@ -51,13 +51,45 @@ func (t *evalTarget) add(e neural.Evaluation) error {
 }
 
 // commandLine writes "zerokit NAME ARGS..." with each argument quoted for a
-// POSIX shell where it needs to be.
+// POSIX shell where it needs to be, and absolute paths in the arguments
+// written relative to the working directory (relativePaths), so that a
+// record names files as they lie beside the repository, not by the
+// absolute paths of the machine that made it.
 func commandLine(name string, args []string) string {
+	wd, _ := os.Getwd()
 	parts := append([]string{"zerokit", name}, args...)
 	for i, a := range parts {
-		parts[i] = shellQuote(a)
+		parts[i] = shellQuote(relativePaths(a, wd))
 	}
 	return strings.Join(parts, " ")
+}
+
+// relativePaths rewrites the absolute paths in a command-line argument (the
+// whole argument, or a value after "=" or "," as in agent specs) relative
+// to dir. Without dir it returns arg unchanged.
+func relativePaths(arg, dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return arg
+	}
+	var b strings.Builder
+	start := 0
+	for i := 0; i <= len(arg); i++ {
+		if i < len(arg) && arg[i] != '=' && arg[i] != ',' {
+			continue
+		}
+		field := arg[start:i]
+		if filepath.IsAbs(field) {
+			if rel, err := filepath.Rel(dir, field); err == nil {
+				field = rel
+			}
+		}
+		b.WriteString(field)
+		if i < len(arg) {
+			b.WriteByte(arg[i])
+		}
+		start = i + 1
+	}
+	return b.String()
 }
 
 // shellQuote quotes s for a POSIX shell unless it holds only characters

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/zerokit/zerokit/model/arch"
@@ -94,7 +93,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		Progress:    !*quiet && train.IsTerminal(stderr),
 		Stderr:      stderr,
 		Device:      *device,
-		Command:     "zerokit train " + strings.Join(args, " "),
+		Command:     commandLine("train", args),
 		Commit:      sourceRevision(),
 	})
 	if err != nil {
