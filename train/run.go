@@ -1044,7 +1044,7 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats, is *ingestStats) erro
 	}
 	t.log.Info("iteration", "it", t.state.Iteration, "step", t.state.Step, "games", sp.Games, "positions", sp.Positions,
 		"games_per_s", fmt.Sprintf("%.2f", sp.GamesPerSecond()), "sims_per_s", fmt.Sprintf("%.0f", sp.SimulationsPerSecond()),
-		"train_steps", tp.steps, "buffer", bs.Positions)
+		"train_steps", tp.steps, "buffer", bs.Positions, "samples_per_position", fmt.Sprintf("%.3f", achieved), "owed_steps", t.owedSteps())
 	fmt.Fprintln(t.stderr, msg)
 	return nil
 }

@@ -308,9 +308,11 @@ func TestWorkerError(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"worker", "-store", dir, "-poll", "100ms"}, nil, &stdout, &stderr)
-	msg := stderr.String()
+	// The last line is the error; the worker's log comes before it.
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	msg := lines[len(lines)-1]
 	if code != 1 || !strings.HasPrefix(msg, "zerokit worker: train: ") || strings.Count(msg, "worker:") != 1 {
-		t.Errorf("exit %d, stderr %q; want exit 1 and one \"zerokit worker: train: \" prefix", code, msg)
+		t.Errorf("exit %d, error %q; want exit 1 and one \"zerokit worker: train: \" prefix", code, msg)
 	}
 }
 
