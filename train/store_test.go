@@ -621,3 +621,33 @@ func TestRetrier(t *testing.T) {
 		t.Errorf("gave up after %v with a limit of 1.5s", d)
 	}
 }
+
+// TestIngestRate: the games per second of a store trainer's first
+// iteration are over the time since the trainer started, not over the
+// moment it took to read shards that were waiting.
+func TestIngestRate(t *testing.T) {
+	cfg, err := LoadConfig(storeConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := tinyGame(t)
+	buf, err := data.NewBuffer(g, cfg.Buffer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t, runstoretest.FileURL(t))
+	put := putShards(t, st, "w1", 0, 4, 8, rand.New(rand.NewPCG(9, 10)))
+	log := slog.New(slog.DiscardHandler)
+	tr := &trainer{cfg: cfg, remote: st, buffer: buf, log: log, stderr: &bytes.Buffer{},
+		ingested: map[string]bool{}, queued: map[string]bool{}, retry: &retrier{limit: time.Minute, log: log},
+		start: time.Now().Add(-10 * time.Second)}
+	is, err := tr.ingestPhase(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := is.selfPlayStats()
+	if sp.Games == 0 || sp.Games > put.games || sp.Elapsed < 10*time.Second {
+		t.Errorf("the first ingestion read %d games (of %d) over %v; want some over the 10s since the trainer started (%.1f games/s)",
+			sp.Games, put.games, sp.Elapsed, sp.GamesPerSecond())
+	}
+}
