@@ -136,22 +136,21 @@ func (l *lines) Write(p []byte) (int, error) {
 // find returns the index of the first line from from on that contains s,
 // or -1.
 func (l *lines) find(from int, s string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for i := from; i < len(l.text); i++ {
-		if strings.Contains(l.text[i], s) {
-			return i
-		}
-	}
-	return -1
+	return l.index(from, func(line string) bool { return strings.Contains(line, s) })
 }
 
 // findPrefix is find for a line that begins with s.
 func (l *lines) findPrefix(from int, s string) int {
+	return l.index(from, func(line string) bool { return strings.HasPrefix(line, s) })
+}
+
+// index returns the index of the first line from from on for which match
+// holds, or -1.
+func (l *lines) index(from int, match func(string) bool) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for i := from; i < len(l.text); i++ {
-		if strings.HasPrefix(l.text[i], s) {
+		if match(l.text[i]) {
 			return i
 		}
 	}
