@@ -136,17 +136,32 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		return sum, fmt.Errorf("train: store retry limit %v: want a positive duration", opts.StoreRetry)
 	}
 	rt := &retrier{limit: opts.StoreRetry, log: log, stderr: opts.Stderr, who: "train"}
+	// A signal while the store does not answer yet: nothing to save.
+	interrupted := func() bool {
+		if ctx.Err() == nil {
+			return false
+		}
+		log.Info("interrupted before the store answered")
+		sum.Stopped = "interrupted before the store answered"
+		return true
+	}
 	var remote *runstore.Store
 	if opts.Store != "" {
 		if err := rt.do(ctx, "open the store", func(ctx context.Context) (err error) {
 			remote, err = runstore.Open(ctx, opts.Store)
 			return err
 		}); err != nil {
+			if interrupted() {
+				return sum, nil
+			}
 			return sum, fmt.Errorf("train: %w", err)
 		}
 		defer remote.Close()
 		step, pulled, err := pullFromStore(ctx, rt, remote, opts.Dir)
 		if err != nil {
+			if interrupted() {
+				return sum, nil
+			}
 			return sum, fmt.Errorf("train: resuming from %s: %w", opts.Store, err)
 		}
 		if pulled {
@@ -172,6 +187,9 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		if err := rt.do(ctx, "write "+runstore.ConfigKey, func(ctx context.Context) error {
 			return remote.Put(ctx, runstore.ConfigKey, text)
 		}); err != nil {
+			if interrupted() {
+				return sum, nil
+			}
 			return sum, fmt.Errorf("train: %w", err)
 		}
 	}

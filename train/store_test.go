@@ -650,3 +650,18 @@ func TestIngestRate(t *testing.T) {
 			sp.Games, put.games, sp.Elapsed, sp.GamesPerSecond())
 	}
 }
+
+// TestStoreTrainerInterruptedInOutage: a trainer stopped (SIGTERM) while it
+// retries a store that does not answer at its start exits cleanly, having
+// nothing to save.
+func TestStoreTrainerInterruptedInOutage(t *testing.T) {
+	srv := runstoretest.StartS3(t, "zerokit")
+	url := srv.URL("zerokit", "runs/down")
+	srv.Stop()
+	tr := startStoreTrainer(t, Options{Dir: t.TempDir(), ConfigPath: storeConfig, Store: url, StoreRetry: time.Minute})
+	waitLine(t, &tr.out, 0, "open the store failed; retrying for up to 1m0s", time.Minute, tr.done)
+	tr.stop(t)
+	if tr.err != nil || tr.sum.Stopped != "interrupted before the store answered" {
+		t.Fatalf("stopped while retrying: %v, %q", tr.err, tr.sum.Stopped)
+	}
+}
