@@ -29,6 +29,14 @@
 //	metrics.jsonl                   the trainer's metrics, copied at each
 //	                                checkpoint
 //
+// The trainer (package train) keeps more objects there: average.ckpt,
+// meta.json and agent/.
+//
+// Errors. Every operation's error names the store and the operation;
+// Transient says whether trying again may help (the store unreachable, a
+// server error), as against a missing object (ErrNotExist), refused
+// credentials or a bad request.
+//
 // Atomicity. Every object is written whole or not at all: S3, GCS and
 // Azure publish an object when its upload completes, and the file driver
 // writes a temporary file beside the final name and renames it. An object
@@ -250,8 +258,19 @@ func (s *Store) explain(what string, err error) error {
 		strings.Contains(msg, "SignatureDoesNotMatch"), strings.Contains(msg, "AccessDenied"):
 		hint = " (credentials refused: " + credentialHint(s.scheme) + ")"
 	}
-	return fmt.Errorf("runstore: %s: %s%s: %w", s.url, what, hint, err)
+	return &opError{msg: fmt.Sprintf("runstore: %s: %s%s: %v", s.url, what, hint, err), err: err, credentials: hint != ""}
 }
+
+// opError is the error of an operation on the store (see explain).
+type opError struct {
+	msg string
+	err error
+	// credentials says the store refused or found no credentials.
+	credentials bool
+}
+
+func (e *opError) Error() string { return e.msg }
+func (e *opError) Unwrap() error { return e.err }
 
 func credentialHint(scheme string) string {
 	switch scheme {
@@ -319,6 +338,37 @@ func (s *Store) wrap(what string, err error) error {
 		return fmt.Errorf("runstore: %s: %s: %w", s.url, what, ErrNotExist)
 	}
 	return s.explain(what, err)
+}
+
+// Size returns the size in bytes of an object; a missing one is an error
+// matching ErrNotExist.
+func (s *Store) Size(ctx context.Context, key string) (int64, error) {
+	attrs, err := s.bucket.Attributes(ctx, key)
+	if err != nil {
+		return 0, s.wrap("stat "+key, err)
+	}
+	return attrs.Size, nil
+}
+
+// Transient reports whether err, from an operation of a Store, may go away
+// if the operation is tried again: the store could not be reached, timed
+// out or answered with a server error. A missing object, refused or
+// missing credentials, a bad request or a cancelled context are not
+// transient; neither is an error that does not come from the store.
+func Transient(err error) bool {
+	if err == nil || errors.Is(err, ErrNotExist) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	var oe *opError
+	if !errors.As(err, &oe) || oe.credentials {
+		return false
+	}
+	switch gcerrors.Code(err) {
+	case gcerrors.NotFound, gcerrors.InvalidArgument, gcerrors.PermissionDenied, gcerrors.Unimplemented,
+		gcerrors.FailedPrecondition, gcerrors.AlreadyExists:
+		return false
+	}
+	return true
 }
 
 // list returns the keys under prefix in key order.

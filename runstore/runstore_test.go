@@ -338,3 +338,52 @@ func TestStaleTemp(t *testing.T) {
 		t.Fatalf("fresh temporary file removed: %v", err)
 	}
 }
+
+// TestTransient: an unreachable store's errors are transient, and the
+// store works again once it is back; a missing object, a cancelled context
+// and errors from elsewhere are not transient.
+func TestTransient(t *testing.T) {
+	ctx := context.Background()
+	srv := runstoretest.StartS3(t, "bucket")
+	s, err := runstore.Open(ctx, srv.URL("bucket", "runs/a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Put(ctx, "x", []byte("1")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Get(ctx, "missing")
+	if !errors.Is(err, runstore.ErrNotExist) || runstore.Transient(err) {
+		t.Errorf("a missing object: %v, Transient %v; want ErrNotExist, not transient", err, runstore.Transient(err))
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Get(cctx, "x"); err == nil || runstore.Transient(err) {
+		t.Errorf("a cancelled read: %v, Transient %v; want an error, not transient", err, runstore.Transient(err))
+	}
+	if runstore.Transient(errors.New("runstore: something else")) || runstore.Transient(nil) {
+		t.Error("an error not from the store is transient")
+	}
+
+	srv.Stop()
+	for name, op := range map[string]func() error{
+		"get":  func() error { _, err := s.Get(ctx, "x"); return err },
+		"put":  func() error { return s.Put(ctx, "y", []byte("2")) },
+		"list": func() error { _, err := s.Shards(ctx); return err },
+		"size": func() error { _, err := s.Size(ctx, "x"); return err },
+	} {
+		if err := op(); err == nil || !runstore.Transient(err) {
+			t.Errorf("%s on a stopped server: %v, Transient %v; want a transient error", name, err, runstore.Transient(err))
+		}
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.Get(ctx, "x"); err != nil || string(b) != "1" {
+		t.Fatalf("after the restart: %q, %v", b, err)
+	}
+	if n, err := s.Size(ctx, "x"); err != nil || n != 1 {
+		t.Fatalf("Size = %d, %v; want 1", n, err)
+	}
+}

@@ -22,6 +22,8 @@
 #     -cover ones) recompiles it.
 #  3. Builds the cgo glue and gotch's Go packages once (about 90 s the first
 #     time; the Go build cache keeps them afterwards).
+#  4. Runs scripts/minio.sh: builds MinIO, the S3 server of the
+#     object-store integration test, into build/minio (see that script).
 # A stamp (build/gotch-from-setup.sh.stamp) records a hash of every input; when
 # it matches, step 2 is skipped and step 3 is a cache hit: a re-run takes
 # under a second. Regeneration is byte-identical and keeps the build
@@ -39,7 +41,8 @@
 #
 # Environment: LIBTORCH (above), CXX (C++ compiler, default g++), AR
 # (archiver, default ar), SKIP_APT=1 (do not touch Debian packages),
-# SKIP_PREBUILD=1 (do not build gotch's Go packages now).
+# SKIP_PREBUILD=1 (do not build gotch's Go packages now), SKIP_MINIO=1 (do
+# not build MinIO; its integration test then skips).
 set -euo pipefail
 
 GOTCH_MODULE=github.com/sugarme/gotch
@@ -182,3 +185,6 @@ else
 	(cd "$repo" && go build "$GOTCH_MODULE/libtch" "$GOTCH_MODULE/ts") || die "building gotch failed"
 	say "done"
 fi
+
+# --- 4. MinIO for the object-store integration test ---------------------------
+"$repo/scripts/minio.sh"

@@ -66,6 +66,12 @@ type Options struct {
 	// Device, when not empty, overrides the configuration's device (auto,
 	// cpu, cuda, cuda:N) for this invocation.
 	Device string
+	// StoreRetry is how long a store trainer retries an operation on the
+	// store that fails with a transient error (the store unreachable, a
+	// server error) before it gives up with an error; it logs every try
+	// and says on Stderr when it starts and stops retrying. 0 means
+	// DefaultStoreRetry.
+	StoreRetry time.Duration
 	// Command and Commit are recorded in the run's agent (see
 	// neural.Provenance): the command line, and the source revision when
 	// the program's build did not record one (buildinfo.Revision).
@@ -78,7 +84,8 @@ type Summary struct {
 	StartStep, Step int64
 	// Iterations is the number of self-play phases run.
 	Iterations int
-	// Games is the number of games played by this invocation.
+	// Games is the number of games played by this invocation, or for a
+	// store trainer the number of games it read from the store.
 	Games int
 	// Resumed is set when the run continued from a checkpoint.
 	Resumed bool
@@ -120,14 +127,45 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 			err = rerr
 		}
 	}()
+	logf, err := os.OpenFile(filepath.Join(opts.Dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return sum, fmt.Errorf("train: %w", err)
+	}
+	defer logf.Close()
+	log := slog.New(slog.NewTextHandler(logf, nil))
+	if opts.StoreRetry == 0 {
+		opts.StoreRetry = DefaultStoreRetry
+	}
+	if opts.StoreRetry < 0 {
+		return sum, fmt.Errorf("train: store retry limit %v: want a positive duration", opts.StoreRetry)
+	}
+	rt := &retrier{limit: opts.StoreRetry, log: log, stderr: opts.Stderr, who: "train"}
+	// A signal while the store does not answer yet: nothing to save.
+	interrupted := func() bool {
+		if ctx.Err() == nil {
+			return false
+		}
+		log.Info("interrupted before the store answered")
+		sum.Stopped = "interrupted before the store answered"
+		return true
+	}
 	var remote *runstore.Store
 	if opts.Store != "" {
-		if remote, err = runstore.Open(ctx, opts.Store); err != nil {
+		if err := rt.do(ctx, "open the store", func(ctx context.Context) (err error) {
+			remote, err = runstore.Open(ctx, opts.Store)
+			return err
+		}); err != nil {
+			if interrupted() {
+				return sum, nil
+			}
 			return sum, fmt.Errorf("train: %w", err)
 		}
 		defer remote.Close()
-		step, pulled, err := pullFromStore(ctx, remote, opts.Dir)
+		step, pulled, err := pullFromStore(ctx, rt, remote, opts.Dir)
 		if err != nil {
+			if interrupted() {
+				return sum, nil
+			}
 			return sum, fmt.Errorf("train: resuming from %s: %w", opts.Store, err)
 		}
 		if pulled {
@@ -156,20 +194,21 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		if err != nil {
 			return sum, fmt.Errorf("train: %w", err)
 		}
-		if err := remote.Put(ctx, runstore.ConfigKey, text); err != nil {
+		if err := rt.do(ctx, "write "+runstore.ConfigKey, func(ctx context.Context) error {
+			return remote.Put(ctx, runstore.ConfigKey, text)
+		}); err != nil {
+			if interrupted() {
+				return sum, nil
+			}
 			return sum, fmt.Errorf("train: %w", err)
 		}
 	}
-	logf, err := os.OpenFile(filepath.Join(opts.Dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return sum, fmt.Errorf("train: %w", err)
-	}
-	defer logf.Close()
 	t := &trainer{
 		remote: remote,
+		retry:  rt,
 		cfg:    cfg,
 		opts:   opts,
-		log:    slog.New(slog.NewTextHandler(logf, nil)),
+		log:    log,
 		stderr: opts.Stderr,
 		start:  time.Now(),
 	}
@@ -220,10 +259,16 @@ type trainer struct {
 	// opponents, recorded in the run's agent.
 	evaluations []neural.Evaluation
 
-	// remote is the run's store (Options.Store), nil for local self-play;
-	// ingested holds the store's shards already in the buffer.
+	// remote is the run's store (Options.Store), nil for local self-play,
+	// and retry retries its operations. ingested holds the store's shards
+	// already in the buffer, pending those listed but not read yet (in
+	// key order; queued is the same set), cursor the greatest key read.
 	remote   *runstore.Store
+	retry    *retrier
 	ingested map[string]bool
+	pending  []string
+	queued   map[string]bool
+	cursor   string
 	// sweep is when the store's last hours of shards were last listed,
 	// lastIngest when the latest ingestion of games ended.
 	sweep, lastIngest time.Time
@@ -358,8 +403,18 @@ func (t *trainer) setup(ctx context.Context) error {
 	}
 	var src data.ShardSource
 	var srcName string
+	var rest []string
 	if t.remote != nil {
-		src, srcName = t.remote, t.remote.URL()
+		var keys []string
+		if err := t.retry.do(ctx, "list "+runstore.GamesPrefix, func(ctx context.Context) (err error) {
+			keys, err = t.remote.Shards(ctx)
+			return err
+		}); err != nil {
+			return fmt.Errorf("train: loading games: %w", err)
+		}
+		var load []string
+		load, rest = storeShards(keys, t.state)
+		src, srcName = retryingSource{st: t.remote, retry: t.retry, keys: load}, t.remote.URL()
 	} else {
 		src, srcName = data.DirSource(t.store.Dir()), t.store.Dir()
 	}
@@ -379,6 +434,11 @@ func (t *trainer) setup(ctx context.Context) error {
 		for _, name := range ls.Names {
 			t.ingested[name] = true
 		}
+		if len(ls.Names) > 0 {
+			t.cursor = ls.Names[len(ls.Names)-1]
+		}
+		t.queued = map[string]bool{}
+		t.queue(rest)
 	}
 	if err := t.setupGenerator(); err != nil {
 		return err
@@ -393,6 +453,12 @@ func (t *trainer) setup(ctx context.Context) error {
 	if err := t.applyStage(); err != nil {
 		return err
 	}
+	if m, err := os.ReadFile(filepath.Join(rundir.Run{Dir: t.opts.Dir}.Agent(), rundir.AgentManifest)); err == nil {
+		// The run's agent keeps the latest evaluation across restarts.
+		if m, err := neural.DecodeManifest(m); err == nil && m.Provenance != nil {
+			t.evaluations = m.Provenance.Evaluations
+		}
+	}
 	if ok {
 		// A crash between a checkpoint's commit and its averaging leaves
 		// that step out of the mean; and an agent is due after any stop.
@@ -405,7 +471,7 @@ func (t *trainer) setup(ctx context.Context) error {
 		if t.remote != nil {
 			// The store may lack what a trainer killed while uploading
 			// had saved locally.
-			pctx, cancel := context.WithTimeout(context.Background(), uploadTimeout)
+			pctx, cancel := context.WithTimeout(context.Background(), uploadTimeout+t.opts.StoreRetry)
 			err := t.pushToStore(pctx, latest.Step)
 			cancel()
 			if err != nil {
@@ -421,6 +487,11 @@ func (t *trainer) setup(ctx context.Context) error {
 	}
 	t.mb = torch.Batch{N: n, Obs: t.batch.Obs, Policy: t.batch.Policy, Value: t.batch.Value, Legal: make([]bool, n*na)}
 
+	if t.remote != nil {
+		t.log.Info("store", "url", t.remote.URL(), "backlog_shards", len(t.pending), "retry_limit", t.opts.StoreRetry)
+		fmt.Fprintf(t.stderr, "train: store %s: %d shards of games not read yet; store operations that fail are retried for up to %v\n",
+			t.remote.URL(), len(t.pending), t.opts.StoreRetry)
+	}
 	t.log.Info("ready", "resumed", t.resumed, "step", t.state.Step, "next_game", t.state.NextGame,
 		"shards", ls.Shards, "games_loaded", ls.Games, "positions_total", bs.TotalPositions,
 		"window", bs.Window, "params", t.net.NumParams(), "store", t.opts.Store)
@@ -438,7 +509,8 @@ func (t *trainer) setup(ctx context.Context) error {
 	return nil
 }
 
-// uploadTimeout bounds the uploads of one checkpoint to the store.
+// uploadTimeout bounds the uploads of one checkpoint to the store, beyond
+// the time spent retrying them (Options.StoreRetry).
 const uploadTimeout = 10 * time.Minute
 
 // setupGenerator creates the self-play generator of a trainer that plays
@@ -510,7 +582,11 @@ func (t *trainer) loop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := t.report(selfplay.Stats{}, tp, nil); err != nil {
+		var is *ingestStats
+		if t.remote != nil {
+			is = &ingestStats{owedAtStart: true, backlog: len(t.pending)}
+		}
+		if err := t.report(selfplay.Stats{}, tp, is); err != nil {
 			return err
 		}
 	}
@@ -529,6 +605,7 @@ func (t *trainer) loop(ctx context.Context) error {
 				return err
 			}
 			sp, is = st.selfPlayStats(), &st
+			t.games += st.games
 		} else {
 			var err error
 			if sp, err = t.selfPlayPhase(ctx); err != nil {
@@ -639,8 +716,7 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 		// Workers may have delivered a backlog: train on it in phases of
 		// a local iteration's length, so that new games and progress
 		// reports keep coming.
-		perIteration := float64(t.cfg.Train.PositionsPerIteration) * t.cfg.Train.SamplesPerPosition / float64(t.cfg.Train.BatchSize)
-		steps = min(steps, max(1, int64(perIteration)))
+		steps = min(steps, t.intakeSteps())
 	}
 	if t.opts.MaxSteps > 0 {
 		steps = min(steps, t.opts.MaxSteps-t.state.Step)
@@ -735,6 +811,9 @@ func (t *trainer) save() error {
 	if t.gen != nil {
 		t.state.NextGame = max(t.state.NextGame, t.gen.NextGame())
 	}
+	if t.remote != nil {
+		t.state.StoreCursor = t.cursor
+	}
 	t.state.TrainSeconds = t.trainedBefore + time.Since(t.start).Seconds()
 	t.state.Time = time.Now().UTC()
 	if err := writeState(t.ckpts.StatePath(step), t.state); err != nil {
@@ -756,7 +835,7 @@ func (t *trainer) save() error {
 	}
 	// The uploads finish even when the run is being stopped: the store is
 	// where the run resumes from.
-	ctx, cancel := context.WithTimeout(context.Background(), uploadTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), uploadTimeout+t.opts.StoreRetry)
 	defer cancel()
 	return t.pushToStore(ctx, step)
 }
@@ -943,13 +1022,28 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats, is *ingestStats) erro
 	msg := fmt.Sprintf("it %d step %d%s: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
 		t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
 		sp.MeanLength(), 100*p0, 100*p1, 100*dr, sp.Eval.MeanBatch(), 100*sp.ForwardShare())
+	// The samples per position achieved so far: the samples drawn over
+	// the sampleable positions that entered the buffer (those not trained
+	// on yet included).
+	achieved := 0.0
+	if bs.TotalPositions > 0 {
+		achieved = float64(t.state.Step) * float64(t.cfg.Train.BatchSize) / float64(bs.TotalPositions)
+	}
+	line["samples_per_position"] = achieved
+	line["owed_steps"] = t.owedSteps()
 	if is != nil {
-		msg = fmt.Sprintf("it %d step %d%s: %d games from the store (%.1f/s, %.0f pos/s; %s)",
-			t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), is.describe())
+		switch {
+		case is.owedAtStart:
+			msg = fmt.Sprintf("it %d step %d%s: training on the positions read before the restart", t.state.Iteration, t.state.Step, stage)
+		default:
+			msg = fmt.Sprintf("it %d step %d%s: %d games from the store (%.1f/s, %.0f pos/s; %s)",
+				t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), is.describe())
+		}
 		line["shards"] = is.shards
 		line["workers"] = len(is.workers)
 		line["rejected_games"] = is.rejected
 		line["waited_s"] = is.waited.Seconds()
+		line["backlog_shards"] = is.backlog
 		if is.games > 0 {
 			line["network_lag_steps"] = float64(is.lagSum) / float64(is.games)
 		}
@@ -979,12 +1073,15 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats, is *ingestStats) erro
 		msg += fmt.Sprintf(" entropy %.2f vacc %.2f", tp.entropy, tp.valueAccuracy)
 	}
 	msg += fmt.Sprintf("; buffer %d/%d", bs.Positions, bs.TotalPositions)
+	if is != nil {
+		msg += fmt.Sprintf("; %.2f samples/position (target %g)", achieved, t.cfg.Train.SamplesPerPosition)
+	}
 	if err := t.metrics.Write(line); err != nil {
 		return err
 	}
 	t.log.Info("iteration", "it", t.state.Iteration, "step", t.state.Step, "games", sp.Games, "positions", sp.Positions,
 		"games_per_s", fmt.Sprintf("%.2f", sp.GamesPerSecond()), "sims_per_s", fmt.Sprintf("%.0f", sp.SimulationsPerSecond()),
-		"train_steps", tp.steps, "buffer", bs.Positions)
+		"train_steps", tp.steps, "buffer", bs.Positions, "samples_per_position", fmt.Sprintf("%.3f", achieved), "owed_steps", t.owedSteps())
 	fmt.Fprintln(t.stderr, msg)
 	return nil
 }

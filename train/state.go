@@ -29,6 +29,10 @@ type State struct {
 	// training steps have been taken (SamplesPerPosition steps' worth of
 	// samples each); positions on disk beyond it are owed training.
 	PositionsTrained float64 `json:"positions_trained"`
+	// StoreCursor is, for a store trainer, the newest (greatest) key of
+	// the store's game shards read into the buffer: a resumed trainer
+	// loads the shards up to it and reads the later ones as new games.
+	StoreCursor string `json:"store_cursor,omitempty"`
 	// Seed is the run seed.
 	Seed uint64 `json:"seed"`
 	// TrainSeconds is the wall time spent in train processes of this run.

@@ -47,6 +47,12 @@ type WorkerOptions struct {
 	// Device, when not empty, is where the worker's network runs (auto,
 	// cpu, cuda, cuda:N) instead of the run configuration's device.
 	Device string
+	// StoreRetry is how long the worker retries reading the run's
+	// configuration and networks, and its last upload when it stops, while
+	// the store fails with transient errors (unreachable, server errors);
+	// its other uploads keep their games for the next try. 0 means
+	// DefaultStoreRetry.
+	StoreRetry time.Duration
 	// KillAfterBytes is for crash tests: when positive, the worker kills
 	// its own process with SIGKILL once that many bytes of shards in all
 	// have gone to the store, in the middle of the upload that crosses
@@ -92,9 +98,12 @@ func Work(ctx context.Context, opts WorkerOptions) (sum WorkerSummary, err error
 	if opts.Poll == 0 {
 		opts.Poll = 10 * time.Second
 	}
-	if opts.ShardGames < 1 || opts.ShardTime < 0 || opts.Poll < 10*time.Millisecond || opts.MaxDuration < 0 {
-		return sum, fmt.Errorf("train: worker: bad options: %d games per shard, shard time %v, poll %v, max duration %v",
-			opts.ShardGames, opts.ShardTime, opts.Poll, opts.MaxDuration)
+	if opts.StoreRetry == 0 {
+		opts.StoreRetry = DefaultStoreRetry
+	}
+	if opts.ShardGames < 1 || opts.ShardTime < 0 || opts.Poll < 10*time.Millisecond || opts.MaxDuration < 0 || opts.StoreRetry < 0 {
+		return sum, fmt.Errorf("train: bad worker options: %d games per shard, shard time %v, poll %v, max duration %v, store retry %v",
+			opts.ShardGames, opts.ShardTime, opts.Poll, opts.MaxDuration, opts.StoreRetry)
 	}
 	if opts.Seed == 0 {
 		var b [8]byte
@@ -110,10 +119,14 @@ func Work(ctx context.Context, opts WorkerOptions) (sum WorkerSummary, err error
 	}
 	w := &worker{opts: opts, name: fmt.Sprintf("%016x", opts.Seed),
 		log: slog.New(slog.NewTextHandler(opts.Stderr, nil))}
+	w.retry = &retrier{limit: opts.StoreRetry, log: w.log}
 	sum.Name, sum.Seed = w.name, opts.Seed
-	st, err := runstore.Open(ctx, opts.Store)
-	if err != nil {
-		return sum, fmt.Errorf("train: worker: %w", err)
+	var st *runstore.Store
+	if err := w.retry.do(ctx, "open the store", func(ctx context.Context) (err error) {
+		st, err = runstore.Open(ctx, opts.Store)
+		return err
+	}); err != nil {
+		return sum, fmt.Errorf("train: %w", err)
 	}
 	defer st.Close()
 	w.store = st
@@ -133,6 +146,7 @@ type worker struct {
 	name  string
 	log   *slog.Logger
 	store *runstore.Store
+	retry *retrier
 
 	cfg  Config
 	game env.Game
@@ -159,10 +173,10 @@ func (w *worker) run(ctx context.Context) error {
 		return err
 	}
 	if w.cfg, err = ParseConfig(w.store.URL()+"/"+runstore.ConfigKey, text); err != nil {
-		return fmt.Errorf("train: worker: %w", err)
+		return fmt.Errorf("train: %w", err)
 	}
 	if w.game, err = games.New(w.cfg.Game); err != nil {
-		return fmt.Errorf("train: worker: %w", err)
+		return fmt.Errorf("train: %w", err)
 	}
 	var cur runstore.Network
 	if _, err := w.waitFor(ctx, "the trainer's first network", func() ([]byte, error) {
@@ -175,7 +189,7 @@ func (w *worker) run(ctx context.Context) error {
 		Search: w.cfg.Search, Seed: w.opts.Seed, Worker: int(w.opts.Seed & 0x7fffffff),
 	})
 	if err != nil {
-		return fmt.Errorf("train: worker: %w", err)
+		return fmt.Errorf("train: %w", err)
 	}
 	for {
 		net, err := w.load(ctx, cur)
@@ -196,11 +210,14 @@ func (w *worker) run(ctx context.Context) error {
 		cur = next
 		w.reloadConfig(ctx)
 	}
-	// Stopping: the finished games go to the store before the worker exits.
-	uctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// Stopping: the finished games go to the store before the worker
+	// exits, retried while the store fails.
+	uctx, cancel := context.WithTimeout(context.Background(), time.Minute+w.opts.StoreRetry)
 	defer cancel()
-	if err := w.flush(uctx); err != nil {
-		return err
+	if n := w.shard.Len(); n > 0 {
+		if err := w.retry.do(uctx, "upload the last games", w.upload); err != nil {
+			return fmt.Errorf("train: %d finished games could not be uploaded: %w", n, err)
+		}
 	}
 	w.log.Info("worker stopped", "name", w.name, "games", w.games, "shards", w.shards, "networks", w.networks,
 		"unfinished_games", gen.InFlight())
@@ -235,7 +252,11 @@ func (w *worker) reloadConfig(ctx context.Context) {
 func (w *worker) waitFor(ctx context.Context, what string, get func() ([]byte, error)) ([]byte, error) {
 	said := false
 	for {
-		b, err := get()
+		var b []byte
+		err := w.retry.do(ctx, "read "+what, func(context.Context) (err error) {
+			b, err = get()
+			return err
+		})
 		if err == nil {
 			return b, nil
 		}
@@ -243,7 +264,7 @@ func (w *worker) waitFor(ctx context.Context, what string, get func() ([]byte, e
 			return nil, nil
 		}
 		if !errors.Is(err, runstore.ErrNotExist) {
-			return nil, fmt.Errorf("train: worker: %w", err)
+			return nil, fmt.Errorf("train: %w", err)
 		}
 		if !said {
 			w.log.Info("waiting for "+what, "store", w.store.URL(), "poll", w.opts.Poll)
@@ -259,9 +280,13 @@ func (w *worker) waitFor(ctx context.Context, what string, get func() ([]byte, e
 
 // load downloads a published network, checks it and loads it.
 func (w *worker) load(ctx context.Context, n runstore.Network) (*torch.Net, error) {
-	b, err := w.store.ReadNetwork(ctx, n)
+	var b []byte
+	err := w.retry.do(ctx, "download "+n.Key, func(ctx context.Context) (err error) {
+		b, err = w.store.ReadNetwork(ctx, n)
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("train: worker: %w", err)
+		return nil, fmt.Errorf("train: %w", err)
 	}
 	mcfg := w.cfg.NetConfig()
 	if w.opts.Device != "" {
@@ -271,11 +296,11 @@ func (w *worker) load(ctx context.Context, n runstore.Network) (*torch.Net, erro
 		Game: w.game.Name(), EncodingVersion: w.game.EncodingVersion(), Shape: ShapeOf(w.game), Config: &mcfg,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("train: worker: network %s: %w", n.Key, err)
+		return nil, fmt.Errorf("train: network %s: %w", n.Key, err)
 	}
 	if ck.Step != n.Step {
 		ck.Net.Close()
-		return nil, fmt.Errorf("train: worker: network %s holds step %d, published as step %d", n.Key, ck.Step, n.Step)
+		return nil, fmt.Errorf("train: network %s holds step %d, published as step %d", n.Key, ck.Step, n.Step)
 	}
 	w.networks++
 	w.log.Info("playing with network", "step", n.Step, "published", n.Time, "device", torch.DeviceName(ck.Net.Device()))
@@ -291,7 +316,7 @@ func (w *worker) play(ctx context.Context, gen *selfplay.Generator, net *torch.N
 		return runstore.Network{}, err
 	}
 	if err := gen.SetSparring(eff.SelfPlay.SparringAgent, eff.SelfPlay.SparringFraction, partners); err != nil {
-		return runstore.Network{}, fmt.Errorf("train: worker: stage %s: %w", stage, err)
+		return runstore.Network{}, fmt.Errorf("train: stage %s: %w", stage, err)
 	}
 	eval, closeEval, err := NewSelfPlayEvaluator(net, w.game, eff)
 	if err != nil {
@@ -307,7 +332,7 @@ func (w *worker) play(ctx context.Context, gen *selfplay.Generator, net *torch.N
 	}()
 	sink := func(index int64, rec *data.Record) error {
 		if err := w.shard.Add(rec); err != nil {
-			return fmt.Errorf("train: worker: game %d: %w", index, err)
+			return fmt.Errorf("train: game %d: %w", index, err)
 		}
 		if w.shard.Len() == 1 {
 			w.first = time.Now()
@@ -365,12 +390,29 @@ func (w *worker) watch(ctx context.Context, step int64, next *runstore.Network, 
 
 // flush uploads the finished games not yet in the store as one shard. A
 // failed upload keeps them for the next try, under the same key; after
-// 8 shards' worth of games the worker gives up with an error.
+// 8 shards' worth of games the worker gives up with an error. An upload
+// under way completes even when ctx is cancelled (the worker is stopping):
+// its games would otherwise be uploaded again at the stop.
 func (w *worker) flush(ctx context.Context) error {
 	n := w.shard.Len()
 	if n == 0 {
 		return nil
 	}
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), uploadTimeout)
+	defer cancel()
+	if err := w.upload(uctx); err != nil {
+		if n >= 8*w.opts.ShardGames {
+			return fmt.Errorf("train: %d finished games could not be uploaded: %w", n, err)
+		}
+		w.log.Warn("upload failed; keeping the games for the next try", "games", n, "key", w.key, "err", err)
+	}
+	return nil
+}
+
+// upload uploads the finished games as one shard, under the key of the
+// previous failed try if there was one.
+func (w *worker) upload(ctx context.Context) error {
+	n := w.shard.Len()
 	if w.key == "" {
 		key, err := runstore.ShardKey(time.Now(), w.name, w.seq)
 		if err != nil {
@@ -387,15 +429,15 @@ func (w *worker) flush(ctx context.Context) error {
 		r = w.kill
 	}
 	if err := w.store.PutShard(ctx, w.key, r); err != nil {
-		if n >= 8*w.opts.ShardGames {
-			return fmt.Errorf("train: worker: %d finished games could not be uploaded: %w", n, err)
-		}
-		w.log.Warn("upload failed; keeping the games for the next try", "games", n, "key", w.key, "err", err)
-		return nil
+		return err
 	}
-	w.log.Info("uploaded", "key", w.key, "games", n, "positions", w.shard.Info().FullMoves)
+	info := w.shard.Info()
+	// Positions are moves, as in the worker's summary and the trainer's
+	// figures; full_positions those chosen by a full search (the
+	// positions training samples, see selfplay's playout cap).
+	w.log.Info("uploaded", "key", w.key, "games", n, "positions", info.Moves, "full_positions", info.FullMoves)
 	w.games += n
-	w.positions += w.shard.Info().Moves
+	w.positions += info.Moves
 	w.shards++
 	w.seq++
 	w.key = ""

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -295,5 +296,166 @@ func TestDistributed(t *testing.T) {
 				t.Fatal("worker 1 did not report its stop")
 			}
 		})
+	}
+}
+
+// TestWorkerError: a worker's error names the command once
+// ("zerokit worker: train: ..."), not twice.
+func TestWorkerError(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, runstore.ConfigKey), []byte("game: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"worker", "-store", dir, "-poll", "100ms"}, nil, &stdout, &stderr)
+	// The last line is the error; the worker's log comes before it.
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	msg := lines[len(lines)-1]
+	if code != 1 || !strings.HasPrefix(msg, "zerokit worker: train: ") || strings.Count(msg, "worker:") != 1 {
+		t.Errorf("exit %d, error %q; want exit 1 and one \"zerokit worker: train: \" prefix", code, msg)
+	}
+}
+
+// TestDistributedMinIO runs a store trainer and a worker against a real S3
+// server, MinIO (built by scripts/setup.sh into build/minio; the test skips
+// without it): the trainer and the worker ride out a 15-second outage of
+// the server and train on; once the worker stops, the trainer waits,
+// having trained on every position read the configured 4 samples per
+// position and never held more untrained positions than an iteration and a
+// shard; a trainer restarted in an empty work directory keeps the run's
+// metrics in the store.
+func TestDistributedMinIO(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the MinIO run (processes, about two minutes)")
+	}
+	minio := runstoretest.StartMinIO(t, filepath.Join("..", "..", "build", "minio"), "zerokit")
+	config, err := filepath.Abs(filepath.Join("..", "..", "train", "testdata", "tictactoe-store.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := minio.URL("zerokit", "runs/minio")
+	env := runstoretest.Env()
+	ctx := context.Background()
+	dir := t.TempDir()
+	trainer := startZerokit(t, "trainer", env, "train", "-store", url, "-config", config,
+		"-run", filepath.Join(dir, "work1"), "-quiet", "-store-retry", "2m")
+	worker := startZerokit(t, "worker", env, "worker", "-store", url, "-seed", "2001", "-shard-games", "24", "-poll", "300ms",
+		"-store-retry", "2m")
+	st, err := runstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	latest := func() int64 {
+		var s int64
+		waitUntil(t, time.Minute, "the store answers", func() bool {
+			var err error
+			s, _, err = st.LatestCheckpoint(ctx)
+			return err == nil
+		})
+		return s
+	}
+	alive := func(p *proc) bool {
+		select {
+		case <-p.done:
+			return false
+		default:
+			return true
+		}
+	}
+	waitUntil(t, 2*time.Minute, "the trainer has trained 20 steps", func() bool { return latest() >= 20 })
+
+	// The outage: 15 seconds without the server.
+	before := latest()
+	minio.Stop()
+	time.Sleep(15 * time.Second)
+	if !alive(trainer) || !alive(worker) {
+		t.Fatalf("a process exited during the outage (trainer alive %v, worker alive %v)", alive(trainer), alive(worker))
+	}
+	if err := minio.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, 2*time.Minute, "the trainer trains on after the outage", func() bool { return latest() >= before+20 })
+	e := trainer.stderr()
+	if !strings.Contains(e, "failed; retrying for up to 2m0s") || !strings.Contains(e, "the store answers again") {
+		t.Fatalf("the trainer did not say that it retried and that the store came back:\n%s", tail(e, 3000))
+	}
+	if !alive(worker) {
+		t.Fatal("the worker exited after the outage")
+	}
+
+	// The worker stops: the trainer trains on what it read, then waits.
+	if err := worker.signal(t, syscall.SIGTERM); err != nil {
+		t.Fatalf("the worker after SIGTERM: %v", err)
+	}
+	from := len(trainer.stderr())
+	waitUntil(t, 2*time.Minute, "the trainer waits for games", func() bool {
+		return strings.Contains(trainer.stderr()[from:], "waiting for games from the workers: the")
+	})
+	storeGames(t, st) // no partial shard, no game twice
+	time.Sleep(2 * time.Second)
+	if err := trainer.signal(t, syscall.SIGTERM); err != nil {
+		t.Fatalf("the trainer after SIGTERM: %v", err)
+	}
+	after := trainer.stderr()[from:]
+	if waited := after[strings.Index(after, "waiting for games from the workers: the"):]; strings.Contains(waited, " steps (") {
+		t.Errorf("the trainer trained on after it said it waits for games:\n%s", waited)
+	}
+	metrics, err := st.Get(ctx, runstore.MetricsKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSampleRatio(t, metrics, 4, 64, 160+24*9)
+
+	// A trainer restarted in an empty work directory, with no step to take,
+	// keeps the run's metrics.
+	step := latest()
+	restarted := startZerokit(t, "restarted trainer", env, "train", "-store", url, "-run", filepath.Join(dir, "work2"), "-quiet",
+		"-max-steps", strconv.FormatInt(step, 10))
+	select {
+	case <-restarted.done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the restarted trainer did not exit")
+	}
+	if restarted.exit != nil {
+		t.Fatalf("the restarted trainer: %v", restarted.exit)
+	}
+	kept, err := st.Get(ctx, runstore.MetricsKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(kept, metrics) {
+		t.Fatalf("the restarted trainer replaced the run's metrics (%d bytes) with %d bytes", len(metrics), len(kept))
+	}
+}
+
+// checkSampleRatio checks a store trainer's metrics: after every
+// iteration at most bound positions read were not trained on yet, and
+// the last iteration reports k samples per position (within a batch) and
+// no training owed.
+func checkSampleRatio(t *testing.T, metrics []byte, k, batch, bound float64) {
+	t.Helper()
+	var last map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(metrics)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("metrics line %q: %v", line, err)
+		}
+		if m["kind"] != "iteration" {
+			continue
+		}
+		last = m
+		total, step := m["positions_total"].(float64), m["step"].(float64)
+		if owed := total - step*batch/k; owed > bound {
+			t.Errorf("after iteration %v, %.0f of %.0f positions read were not trained on; at most %.0f may wait", m["iteration"], owed, total, bound)
+		}
+	}
+	if last == nil {
+		t.Fatal("no iteration in the metrics")
+	}
+	total := last["positions_total"].(float64)
+	got, _ := last["samples_per_position"].(float64)
+	if got > k || got < k-batch/total || last["owed_steps"] != 0.0 {
+		t.Errorf("the last iteration: %v samples per position over %.0f positions, %v steps owed; want %g and none owed", last["samples_per_position"], total, last["owed_steps"], k)
 	}
 }

@@ -45,17 +45,33 @@ func commands() map[string]command {
 }
 
 func main() {
-	// A goroutine inside a libtorch call (cgo) keeps its P until the
-	// scheduler's monitor takes it back; with a batcher worker per core
-	// busy in libtorch, the search goroutines would wait for a P. Twice the
-	// CPUs leaves Ps free for them (measured with zerokit bench on 2 cores,
-	// two self-play workers: 954 positions/s with 2 Ps, 1,138 with 4).
 	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(2 * runtime.NumCPU())
+		if n := maxProcs(runtime.NumCPU(), runtime.GOMAXPROCS(0)); n != runtime.GOMAXPROCS(0) {
+			runtime.GOMAXPROCS(n)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// maxProcs is the GOMAXPROCS zerokit runs with when the environment does
+// not set it, given the machine's CPUs and the runtime's default (which is
+// lower under a container's CPU limit, a cgroup quota).
+//
+// On a machine of its own, twice the CPUs: a goroutine inside a libtorch
+// call (cgo) keeps its P until the scheduler's monitor takes it back; with
+// a batcher worker per core busy in libtorch, the search goroutines would
+// wait for a P. Twice the CPUs leaves Ps free for them (measured with
+// zerokit bench on 2 cores, two self-play workers: 954 positions/s with 2
+// Ps, 1,138 with 4). Under a CPU limit, the runtime's default (the limit):
+// more running threads than the quota allows only get the whole process
+// throttled for the rest of each quota period.
+func maxProcs(cpus, runtimeDefault int) int {
+	if runtimeDefault < cpus {
+		return runtimeDefault
+	}
+	return 2 * cpus
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

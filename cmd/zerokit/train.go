@@ -16,7 +16,7 @@ import (
 
 const trainUsage = `usage: zerokit train -config FILE -run DIR [-max-minutes N] [-max-steps N] [-quiet]
        zerokit train -run DIR            (resume a run with its stored configuration)
-       zerokit train -store URL -config FILE [-run DIR]
+       zerokit train -store URL -config FILE [-run DIR] [-store-retry D]
                                          (train on games from "zerokit worker"s)
        zerokit train -defaults           (print every configuration key with its default)
 
@@ -48,9 +48,14 @@ worker -store URL", on any number of machines); the configuration must say
 train.self_play: store (configs/wyb-store.yaml). The trainer publishes every
 checkpoint and its network there, trains only as new games call for (it
 waits, and says so, when the workers are slow), and resumes from the
-store's newest checkpoint: a trainer restarted on another machine continues
-the run. DIR is then a local working copy (a temporary directory if
-omitted).
+store's newest checkpoint and metrics: a trainer restarted on another
+machine continues the run and its history. It reads at most an
+iteration's worth of new games (train.positions_per_iteration) before
+training on them, so that it trains train.samples_per_position samples
+per position whether the workers are faster or slower than it; later
+games wait in the store. When the store cannot be reached it retries for
+-store-retry (10m), saying so, before it exits. DIR is then a local
+working copy (a temporary directory if omitted).
 
 flags:
 `
@@ -63,6 +68,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	store := fs.String("store", "", "store `URL` of a run trained on games from workers (see above)")
 	maxMinutes := fs.Float64("max-minutes", 0, "stop after this many `minutes` of wall time (0: no limit)")
 	maxSteps := fs.Int64("max-steps", 0, "stop when the run reaches this training `step` (0: no limit)")
+	storeRetry := fs.Duration("store-retry", train.DefaultStoreRetry, "with -store, retry a failing store operation for this `long` before exiting")
 	quiet := fs.Bool("quiet", false, "no progress bars (they are drawn only on a terminal anyway)")
 	defaults := fs.Bool("defaults", false, "print the default configuration and exit")
 	device := deviceFlag(fs)
@@ -81,12 +87,13 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		fs.Usage()
 		return errors.New("-run is required")
 	}
-	if *maxMinutes < 0 || *maxSteps < 0 {
-		return errors.New("-max-minutes and -max-steps must not be negative")
+	if *maxMinutes < 0 || *maxSteps < 0 || *storeRetry <= 0 {
+		return errors.New("-max-minutes and -max-steps must not be negative, -store-retry must be positive")
 	}
 	sum, err := train.Run(ctx, train.Options{
 		Dir:         *runDir,
 		Store:       *store,
+		StoreRetry:  *storeRetry,
 		ConfigPath:  *configPath,
 		MaxSteps:    *maxSteps,
 		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)),

@@ -14,7 +14,7 @@ import (
 	"github.com/zerokit/zerokit/train"
 )
 
-const workerUsage = `usage: zerokit worker -store URL [-seed N] [-shard-games N] [-shard-time D] [-poll D] [-max-minutes N]
+const workerUsage = `usage: zerokit worker -store URL [-seed N] [-shard-games N] [-shard-time D] [-poll D] [-max-minutes N] [-store-retry D]
 
 A self-play worker of a run in an object store ("zerokit train -store URL";
 URLs as there, credentials from the standard environment). It reads the
@@ -46,6 +46,7 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	poll := fs.Duration("poll", 10*time.Second, "check for a new network this `often`")
 	maxMinutes := fs.Float64("max-minutes", 0, "stop after this many `minutes` (0: no limit)")
 	device := deviceFlag(fs)
+	storeRetry := fs.Duration("store-retry", train.DefaultStoreRetry, "retry reading the run's configuration and networks for this `long` while the store fails")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -53,11 +54,11 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 		fs.Usage()
 		return errors.New("-store is required")
 	}
-	if *shardGames < 1 || *shardTime <= 0 || *poll <= 0 || *maxMinutes < 0 {
-		return errors.New("-shard-games, -shard-time and -poll must be positive, -max-minutes not negative")
+	if *shardGames < 1 || *shardTime <= 0 || *poll <= 0 || *storeRetry <= 0 || *maxMinutes < 0 {
+		return errors.New("-shard-games, -shard-time, -poll and -store-retry must be positive, -max-minutes not negative")
 	}
 	opts := train.WorkerOptions{
-		Store: *store, Seed: *seed, ShardGames: *shardGames, ShardTime: *shardTime, Poll: *poll,
+		Store: *store, Seed: *seed, ShardGames: *shardGames, ShardTime: *shardTime, Poll: *poll, StoreRetry: *storeRetry,
 		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)), Stderr: stderr, Device: *device,
 	}
 	if v := os.Getenv(killMidShardEnv); v != "" {

@@ -11,6 +11,7 @@ package kubernetes
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -404,6 +406,7 @@ func checkStoreContainers(t *testing.T, objs []object, image string) {
 		if !fromSecret {
 			t.Errorf("%s: no envFrom secretRef %s for the store's credentials", c, secretName)
 		}
+		checkProcs(t, c)
 		if img := getString(c.m, "image"); img != image {
 			t.Errorf("%s: image %q, want %q", c, img, image)
 		}
@@ -421,6 +424,39 @@ func checkStoreContainers(t *testing.T, objs []object, image string) {
 	}
 	if n == 0 {
 		t.Error("no container takes -store")
+	}
+}
+
+// checkProcs: a zerokit container has a CPU limit, and runs no more Go
+// threads at once than it allows: GOMAXPROCS, when set, is at most the
+// limit (rounded up). Without it zerokit takes the Go runtime's default,
+// which is the limit.
+func checkProcs(t *testing.T, c container) {
+	t.Helper()
+	limit := getString(c.m, "resources", "limits", "cpu")
+	var cpus float64
+	if m, ok := strings.CutSuffix(limit, "m"); ok {
+		n, err := strconv.ParseFloat(m, 64)
+		cpus = n / 1000
+		if err != nil {
+			cpus = 0
+		}
+	} else if n, err := strconv.ParseFloat(limit, 64); err == nil {
+		cpus = n
+	}
+	if !(cpus > 0) {
+		t.Errorf("%s: limits.cpu %q: want a CPU limit", c, limit)
+		return
+	}
+	e := c.env("GOMAXPROCS")
+	if e == nil {
+		return
+	}
+	n, err := strconv.Atoi(getString(e, "value"))
+	if err != nil || n < 1 {
+		t.Errorf("%s: GOMAXPROCS %v: want a positive number", c, e)
+	} else if float64(n) > math.Ceil(cpus) {
+		t.Errorf("%s: GOMAXPROCS %d under limits.cpu %s: more running threads than the limit only get the pod throttled", c, n, limit)
 	}
 }
 
