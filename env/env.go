@@ -117,6 +117,18 @@ type RepetitionKeyer interface {
 	RepetitionKey() (key uint64, ok bool)
 }
 
+// Locker is implemented by states of games that can lock: reach a position
+// in which no player can do anything but pass, now or ever again, so that
+// nothing will change (Watch Your Back! without a turn limit, after its
+// last shrink, with no piece able to move). A referee without a turn limit
+// plays such a game on until a clock runs out; a player that knows it is
+// locked can answer at no cost.
+type Locker interface {
+	// Locked reports whether the state is such a position (never for a
+	// state whose game is over).
+	Locked() bool
+}
+
 // Symmetry is a transformation of the board that maps observation cells and
 // actions to their images. Cells[i] is the image of cell i (row*Width+col)
 // and Actions[a] the image of action a.

@@ -218,6 +218,70 @@ class TestPlayer(testsupport.AdapterTestCase):
             p.action(0)
 
 
+class TestLockedGame(testsupport.AdapterTestCase):
+    """A locked game is answered by the adapter itself, at no cost."""
+
+    def server(self, locked_answer):
+        """A fake zerokit serve that forfeits every move, answers "locked"
+        with locked_answer and logs every request line."""
+        log = os.path.join(self.tmp.name, 'requests')
+        os.environ['ZEROKIT_BIN'] = self.script('locked', (
+            'while read -r l; do echo "$l" >> %s; case "$l" in '
+            'init*|update*) echo ok;; action*) echo null;; '
+            'locked) echo "%s";; quit) echo bye; exit 0;; esac; done\n')
+            % (log, locked_answer))
+        return log
+
+    def requests(self, log):
+        with open(log) as f:
+            return [line.split()[0] for line in f]
+
+    def test_locked_game_costs_nothing(self):
+        log = self.server('yes')
+        p = zp.Player('white')
+        self.addCleanup(p.close)
+        self.assertIsNone(p.action(200))
+        self.assertTrue(p.locked)
+        moves = 20000
+        for i in range(moves):
+            p.update(None)
+            self.assertIsNone(p.action(202 + 2 * i))
+        # Nothing reached the server after it said the game was locked.
+        self.assertEqual(self.requests(log), ['init', 'action', 'locked'])
+        # A stated bound, far above what a local answer costs (tens of
+        # microseconds) and below the 0.67 ms a relayed pair of calls cost
+        # in a refereed game lost on time from a locked board.
+        per_move = p.usage.cpu_seconds() / moves
+        self.assertLess(per_move, 0.0005,
+                        'a locked move cost %.6f s of CPU' % per_move)
+        self.assertEqual(p.usage.calls, 2 + 2 * moves)
+        with self.assertRaisesRegex(zp.ZerokitProtocolError,
+                                    'in a locked game'):
+            p.update((3, 4))
+
+    def test_game_that_is_not_locked_is_relayed(self):
+        log = self.server('no')
+        p = zp.Player('white')
+        self.addCleanup(p.close)
+        for t in (200, 202):
+            self.assertIsNone(p.action(t))
+            p.update(None)
+        self.assertFalse(p.locked)
+        self.assertEqual(self.requests(log), [
+            'init', 'action', 'locked', 'update', 'action', 'locked',
+            'update'])
+
+    def test_server_without_the_request(self):
+        log = self.server('error unknown command "locked"')
+        p = zp.Player('white')
+        self.addCleanup(p.close)
+        for t in (200, 202):
+            self.assertIsNone(p.action(t))
+        self.assertFalse(p.locked)
+        self.assertEqual(self.requests(log),
+                         ['init', 'action', 'locked', 'action'])
+
+
 class TestNetworkPlay(testsupport.AdapterTestCase):
     """Players connect to one zerokit serve -listen process."""
 

@@ -54,6 +54,18 @@ and raises ZerokitResourceError, ending the game loudly, as soon as either
 exceeds its limit. (Connected to a server over TCP it can only measure
 the Python side.)
 
+Locked games. The referee has no turn limit: a game whose board can no
+longer change (after the second shrink, no piece of either side able to
+move, so both can only forfeit) goes on until a player's clock runs out.
+After each forfeit of its agent the adapter asks the server whether the
+game is locked ("locked"); once it is, the adapter answers the referee
+itself: action() returns None and update(None) is accepted without a word
+to the server, so each call costs only its own Python time (the child is
+idle and its counters are not read again; the usage log is written every
+1024 calls and at exit). An opponent's action other than a forfeit in a
+locked game, which the referee would never pass on, raises
+ZerokitProtocolError.
+
 The config file is the module's own name with .json (so a copy of this
 module saved as strong.py reads strong.json: two copies can play two
 different agents), or the file named by ZEROKIT_CONFIG. It is optional.
@@ -89,6 +101,7 @@ DEFAULT_CPU_LIMIT = 60.0      # seconds of CPU per game (the course's)
 DEFAULT_MEMORY_LIMIT = 100.0  # MB of peak resident memory (the course's)
 MAX_LINE = 1 << 16
 QUIT_TIMEOUT = 2.0  # seconds close() waits for "bye"
+LOCKED_LOG_EVERY = 1024  # calls between usage log writes in a locked game
 
 
 class ZerokitError(Exception):
@@ -544,6 +557,8 @@ class Player(object):
                              % (colour,))
         self.colour = colour
         self.usage = None
+        self.locked = False      # the game is locked: answer locally
+        self._ask_locked = True  # the server knows the "locked" request
         start = time.process_time()
         config = load_config(__file__)
         self.conn = Connection(config)
@@ -569,19 +584,53 @@ class Player(object):
             sys.stderr.write(message + '\n')
             raise ZerokitResourceError(message)
 
+    def _account_locked(self, start):
+        """_account for a call answered locally in a locked game: only the
+        Python time is new."""
+        usage = self.usage
+        usage.calls += 1
+        usage.python_cpu += time.process_time() - start
+        if usage.calls % LOCKED_LOG_EVERY == 0:
+            usage.write_log()
+        over = usage.exceeded()
+        if over:
+            message = 'zerokit agent (%s) %s' % (self.colour, over)
+            sys.stderr.write(message + '\n')
+            raise ZerokitResourceError(message)
+
+    def _check_locked(self):
+        """Ask the server whether the game is locked (after a forfeit)."""
+        try:
+            self.locked = self.conn.request('locked') == 'yes'
+        except ZerokitProtocolError:
+            # A zerokit older than the request: never ask again.
+            self._ask_locked = False
+
     def action(self, turns):
         """Return this player's action for the referee's turn counter:
         (x, y), ((xa, ya), (xb, yb)) or None (forfeit)."""
         start = time.process_time()
         if isinstance(turns, bool) or not isinstance(turns, int):
             raise TypeError('turns must be an int, got %r' % (turns,))
+        if self.locked:
+            self._account_locked(start)
+            return None
         action = action_from_json(self.conn.request('action %d' % turns))
+        if action is None and self._ask_locked:
+            self._check_locked()
         self._account(start)
         return action
 
     def update(self, action):
         """Tell the agent the opponent's action (in the referee's form)."""
         start = time.process_time()
+        if self.locked:
+            if action is not None:
+                raise ZerokitProtocolError(
+                    'opponent action %s in a locked game, where only a '
+                    'forfeit (None) is legal' % action_to_json(action))
+            self._account_locked(start)
+            return
         self.conn.request('update ' + action_to_json(action))
         self._account(start)
 
@@ -592,8 +641,9 @@ class Player(object):
 
 
 def _report_usage(usage):
-    """Print a game's usage summary when its Player goes away."""
+    """Log and print a game's usage summary when its Player goes away."""
     try:
+        usage.write_log()
         sys.stderr.write(usage.summary() + '\n')
     except Exception:  # at interpreter exit, print what can be printed
         pass

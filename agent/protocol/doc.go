@@ -33,6 +33,13 @@
 //	    error): the game's result and board in that referee's terms, on
 //	    one line, also once the game is over. For Squatter (2015) it is
 //	    "<winner> <rows>", e.g. "0 +W+.../..." (squatter.Codec.Judge).
+//	locked            -> yes | no
+//	    Whether the game in progress is locked (env.Locker): neither
+//	    player can do anything but forfeit, now or ever again (Watch Your
+//	    Back! after the second shrink with no piece able to move). The
+//	    Python adapter asks after each forfeit of its agent and, on yes,
+//	    answers the referee's further requests itself: a referee without a
+//	    turn limit ends such a game only when a clock runs out.
 //	quit              -> bye
 //	    Ends the session.
 //

@@ -24,6 +24,8 @@ const (
 	// terms, for a referee that leaves judging to its players
 	// (env.RefereeJudge): "status".
 	CmdStatus
+	// CmdLocked asks whether the game is locked (env.Locker): "locked".
+	CmdLocked
 )
 
 // String returns the command's keyword.
@@ -39,6 +41,8 @@ func (c Command) String() string {
 		return "quit"
 	case CmdStatus:
 		return "status"
+	case CmdLocked:
+		return "locked"
 	}
 	return fmt.Sprintf("Command(%d)", int(c))
 }
@@ -102,8 +106,13 @@ func ParseRequest(line string) (Request, error) {
 			return Request{}, fmt.Errorf("status takes no argument, got %q", rest)
 		}
 		return Request{Cmd: CmdStatus}, nil
+	case "locked":
+		if rest != "" {
+			return Request{}, fmt.Errorf("locked takes no argument, got %q", rest)
+		}
+		return Request{Cmd: CmdLocked}, nil
 	}
-	return Request{}, fmt.Errorf("unknown command %q; expected one of: init, action, update, status, quit", clip(verb, 40))
+	return Request{}, fmt.Errorf("unknown command %q; expected one of: init, action, update, status, locked, quit", clip(verb, 40))
 }
 
 // maxTurns bounds the turn counter so that parsing never overflows.

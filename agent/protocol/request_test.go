@@ -22,6 +22,8 @@ func TestParseRequest(t *testing.T) {
 		{"update null", Request{Cmd: CmdUpdate, Action: "null"}, ""},
 		{"quit", Request{Cmd: CmdQuit}, ""},
 		{"status", Request{Cmd: CmdStatus}, ""},
+		{"locked", Request{Cmd: CmdLocked}, ""},
+		{"locked now", Request{}, "locked takes no argument"},
 		{"", Request{}, "empty request"},
 		{"   ", Request{}, "empty request"},
 		{"action +1", Request{}, "not a non-negative integer"},

@@ -170,6 +170,8 @@ func (s *session) handle(ctx context.Context, line string) (resp string, quit bo
 		return "bye", true, nil
 	case CmdStatus:
 		return s.status()
+	case CmdLocked:
+		return s.locked()
 	}
 	return "", false, fmt.Errorf("unhandled command %v", req.Cmd)
 }
@@ -315,6 +317,20 @@ func (s *session) status() (string, bool, error) {
 		return "", false, err
 	}
 	return line, false, nil
+}
+
+// locked answers "yes" when the game in progress is locked (env.Locker):
+// nothing but forfeits, by both players, ever again. A client may then
+// answer the referee's requests itself, at no cost (the Python adapter
+// does).
+func (s *session) locked() (string, bool, error) {
+	if err := s.ready(); err != nil {
+		return "", false, err
+	}
+	if l, ok := s.state.(env.Locker); ok && l.Locked() {
+		return "yes", false, nil
+	}
+	return "no", false, nil
 }
 
 func (s *session) afterAction() {

@@ -215,3 +215,30 @@ func BenchmarkServeWYBGame(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*requests), "ns/request")
 }
+
+// TestLockedRequest: "locked" answers no during a game that can still
+// change, yes in a locked position (a full 4x4 board after the second
+// shrink), and an error without a game.
+func TestLockedRequest(t *testing.T) {
+	c := startSession(t, 1)
+	if got := c.call("locked"); !strings.HasPrefix(got, "error no game") {
+		t.Fatalf("locked before init: %q", got)
+	}
+	if got := c.call("init white"); got != "ok" {
+		t.Fatalf("init: %q", got)
+	}
+	if got := c.call("locked"); got != "no" {
+		t.Fatalf("locked at the start: %q", got)
+	}
+
+	gone := strings.Repeat(" ", 15)
+	full := strings.Join([]string{gone, gone, "    X O O X", "    O O O @", "    O O @ @", "    X @ @ X", gone, gone}, "\n")
+	st, err := wyb.NewPosition(wyb.Options{}, full, wyb.Moving, wyb.SecondShrink+10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &session{state: st}
+	if got, _, err := s.locked(); err != nil || got != "yes" {
+		t.Fatalf("locked on a full 4x4 board: %q, %v", got, err)
+	}
+}

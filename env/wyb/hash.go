@@ -66,6 +66,14 @@ func (s *State) RepetitionKey() (key uint64, ok bool) {
 	return s.b.hash ^ mix64(uint64(s.mover())+0x7265706574697469), true
 }
 
+// Locked reports whether s is locked (env.Locker): a game without a turn
+// limit after the second shrink in which neither player has a move, so both
+// can only forfeit and the board never changes again (a full 4x4 board,
+// say); the referee's game then goes on until a clock runs out.
+func (s *State) Locked() bool {
+	return s.inEndgame() && !s.b.hasMove(0) && !s.b.hasMove(1)
+}
+
 // inEndgame reports whether s is a game without a turn limit, not over,
 // after the second shrink: its future is fixed by the pieces and the
 // player to move (RepetitionKey, Endgame).
