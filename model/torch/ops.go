@@ -159,8 +159,9 @@ func (e *engine) fromData(p unsafe.Pointer, length int, dims []int64, elemSize u
 	}
 	// Data always arrives in host memory; copy it to the device.
 	lib.AtgTo(&e.out[0], h, e.dev)
+	d := e.result("to(device)")
 	lib.AtFree(h)
-	return e.result("to(device)")
+	return d
 }
 
 // zerosLike returns a new float32 tensor of zeros with x's shape, not
