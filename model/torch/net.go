@@ -177,6 +177,7 @@ func (n *Net) infer(obs []float32, count int, logits, values []float32) error {
 // is on: the caller must keep its goroutine locked to one OS thread
 // (runtime.LockOSThread) from here to the end of its use of the results.
 // A spatial-policy network accepts any H and W; a dense one only its own.
+// x must be on the network's device (Device).
 func (n *Net) ForwardT(x *ts.Tensor, train bool) (logits, values *ts.Tensor, err error) {
 	c := n.c
 	c.mu.Lock()
