@@ -578,11 +578,7 @@ class Player(object):
         log them, and raise ZerokitResourceError over a limit."""
         self.usage.measure(time.process_time() - start)
         self.usage.write_log()
-        over = self.usage.exceeded()
-        if over:
-            message = 'zerokit agent (%s) %s' % (self.colour, over)
-            sys.stderr.write(message + '\n')
-            raise ZerokitResourceError(message)
+        self._enforce_limits()
 
     def _account_locked(self, start):
         """_account for a call answered locally in a locked game: only the
@@ -592,7 +588,12 @@ class Player(object):
         usage.python_cpu += time.process_time() - start
         if usage.calls % LOCKED_LOG_EVERY == 0:
             usage.write_log()
-        over = usage.exceeded()
+        self._enforce_limits()
+
+    def _enforce_limits(self):
+        """Raise ZerokitResourceError, saying so on stderr, when the usage
+        exceeds a limit."""
+        over = self.usage.exceeded()
         if over:
             message = 'zerokit agent (%s) %s' % (self.colour, over)
             sys.stderr.write(message + '\n')
