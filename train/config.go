@@ -116,6 +116,16 @@ type LoopConfig struct {
 	// Poll is how often a trainer with self_play "store" lists the store
 	// for new games while it waits for them. Default 5s.
 	Poll time.Duration `yaml:"poll"`
+	// MaxBacklogWindows caps how far a trainer with self_play "store" may
+	// fall behind its workers: when the shards listed but not read yet
+	// hold more than this many replay windows of positions (estimated
+	// from the shards read so far), the oldest are skipped, counted in the
+	// iteration's line and metrics, and never read. Workers that outpace
+	// the trainer then cost self-play, not staleness: the trainer trains
+	// on recent games instead of games from networks thousands of steps
+	// old (KataGo's shuffler likewise keeps only the newest window). 0
+	// reads every shard, however far behind. Default 2.
+	MaxBacklogWindows float64 `yaml:"max_backlog_windows"`
 }
 
 // The values of train.self_play.
@@ -210,6 +220,7 @@ func DefaultConfig() Config {
 			MinBufferPositions:    4096,
 			SelfPlay:              SelfPlayLocal,
 			Poll:                  5 * time.Second,
+			MaxBacklogWindows:     2,
 		},
 		Checkpoint: CheckpointConfig{Every: 250, KeepLast: 3, KeepEvery: 1000},
 		Eval: EvalConfig{
@@ -314,6 +325,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train.self_play = %q: want %q (games played by the trainer) or %q (games from workers through a store)", t.SelfPlay, SelfPlayLocal, SelfPlayStore)
 	case t.Poll < 100*time.Millisecond || t.Poll > time.Hour:
 		return fmt.Errorf("train.poll = %v: want a duration in [100ms, 1h]", t.Poll)
+	case !(t.MaxBacklogWindows >= 0) || t.MaxBacklogWindows > 1e4:
+		return fmt.Errorf("train.max_backlog_windows = %v: want a value in [0, 10000] (0: read every shard)", t.MaxBacklogWindows)
 	}
 	k := c.Checkpoint
 	switch {

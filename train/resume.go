@@ -101,6 +101,7 @@ func withAdjustable(stored, given Config) Config {
 	c.Averaging = given.Averaging
 	c.Agent = given.Agent
 	c.Train.Poll = given.Train.Poll
+	c.Train.MaxBacklogWindows = given.Train.MaxBacklogWindows
 	return c
 }
 
@@ -124,7 +125,7 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 	}
 	if d := firstDifference(string(fixed), string(b)); d != "" {
 		return Config{}, fmt.Errorf("train: %s conflicts with the run's configuration %s (%s); a resumed run may change only "+
-			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver, threads, device, stages, averaging, agent and train.poll: "+
+			"optimizer.schedule, eval, checkpoint, batcher, selfplay.parallel_games/workers/cache_size/sparring_agent/sparring_fraction, buffer.root_value_weight, search.solver, threads, device, stages, averaging, agent, train.poll and train.max_backlog_windows: "+
 			"resume without -config or use a new run directory", path, storedPath, d)
 	}
 	changes := changedLines(string(a), string(b))

@@ -263,12 +263,16 @@ type trainer struct {
 	// and retry retries its operations. ingested holds the store's shards
 	// already in the buffer, pending those listed but not read yet (in
 	// key order; queued is the same set), cursor the greatest key read.
-	remote   *runstore.Store
-	retry    *retrier
-	ingested map[string]bool
-	pending  []string
-	queued   map[string]bool
-	cursor   string
+	// shardsRead and positionsRead count the shards read by this process
+	// and their positions (the estimate of a shard's size for
+	// train.max_backlog_windows).
+	remote                    *runstore.Store
+	retry                     *retrier
+	ingested                  map[string]bool
+	pending                   []string
+	queued                    map[string]bool
+	cursor                    string
+	shardsRead, positionsRead int64
 	// sweep is when the store's last hours of shards were last listed,
 	// lastIngest when the latest ingestion of games ended.
 	sweep, lastIngest time.Time
@@ -1044,6 +1048,7 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats, is *ingestStats) erro
 		line["rejected_games"] = is.rejected
 		line["waited_s"] = is.waited.Seconds()
 		line["backlog_shards"] = is.backlog
+		line["skipped_shards"] = is.skipped
 		if is.games > 0 {
 			line["network_lag_steps"] = float64(is.lagSum) / float64(is.games)
 		}

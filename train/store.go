@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -288,8 +289,9 @@ type ingestStats struct {
 	elapsed time.Duration
 	waited  time.Duration
 	// backlog is the number of shards listed in the store but not read
-	// yet when the ingestion ended.
-	backlog int
+	// yet when the ingestion ended; skipped counts the oldest ones left
+	// unread because the backlog exceeded train.max_backlog_windows.
+	backlog, skipped int
 	// owedAtStart marks the training phase of a resumed trainer for the
 	// positions it had not trained on before it stopped (no ingestion).
 	owedAtStart bool
@@ -404,6 +406,7 @@ func (t *trainer) ingestPhase(ctx context.Context) (ingestStats, error) {
 		}
 		t.queue(keys)
 		for len(t.pending) > 0 && t.owedSteps() < target && t.stopReason(ctx) == "" {
+			t.skipStale(&is)
 			key := t.pending[0]
 			if err := t.ingest(ctx, key, &is); err != nil {
 				if t.stopReason(ctx) != "" {
@@ -448,6 +451,35 @@ func (t *trainer) ingestPhase(ctx context.Context) (ingestStats, error) {
 	return is, nil
 }
 
+// skipStale drops the oldest shards of the backlog beyond
+// train.max_backlog_windows replay windows of positions, the size of a
+// shard estimated from those read so far (nothing is skipped before one
+// is read). The skipped shards count as read: the cursor passes them and
+// they are never listed again.
+func (t *trainer) skipStale(is *ingestStats) {
+	w := t.cfg.Train.MaxBacklogWindows
+	if w == 0 || t.shardsRead == 0 || t.positionsRead == 0 {
+		return
+	}
+	perShard := float64(t.positionsRead) / float64(t.shardsRead)
+	keep := max(1, int(math.Ceil(w*float64(t.buffer.Stats().Window)/perShard)))
+	n := len(t.pending) - keep
+	if n <= 0 {
+		return
+	}
+	for _, key := range t.pending[:n] {
+		delete(t.queued, key)
+		t.ingested[key] = true
+		t.cursor = max(t.cursor, key)
+	}
+	t.log.Warn("skipped stale shards", "shards", n, "first", t.pending[0], "last", t.pending[n-1],
+		"max_backlog_windows", w, "kept", keep)
+	fmt.Fprintf(t.stderr, "train: skipping the %d oldest unread shards (%s to %s): the backlog held more than %g replay windows (train.max_backlog_windows)\n",
+		n, t.pending[0], t.pending[n-1], w)
+	t.pending = t.pending[n:]
+	is.skipped += n
+}
+
 // ingest adds one shard of the store to the buffer. A shard that cannot be
 // read whole is skipped with a warning (a store's bad object must not stop
 // the run); its games added before the problem stay.
@@ -466,6 +498,7 @@ func (t *trainer) ingest(ctx context.Context, key string, is *ingestStats) error
 		return err
 	}
 	defer r.Close()
+	positionsBefore := is.positions
 	for r.Next() {
 		rec := r.Record()
 		before := t.buffer.Stats().TotalPositions
@@ -489,6 +522,8 @@ func (t *trainer) ingest(ctx context.Context, key string, is *ingestStats) error
 	t.ingested[key] = true
 	t.cursor = max(t.cursor, key)
 	is.shards++
+	t.shardsRead++
+	t.positionsRead += is.positions - positionsBefore
 	return nil
 }
 
@@ -512,6 +547,9 @@ func (is ingestStats) describe() string {
 	}
 	s := fmt.Sprintf("%d shards from %d workers [%s], network lag %.0f steps, waited %.0fs, backlog %d shards", is.shards, len(is.workers),
 		strings.Join(ws, " "), lag, is.waited.Seconds(), is.backlog)
+	if is.skipped > 0 {
+		s += fmt.Sprintf(", %d stale shards skipped", is.skipped)
+	}
 	if is.rejected > 0 {
 		s += fmt.Sprintf(", %d games rejected", is.rejected)
 	}

@@ -416,7 +416,7 @@ func TestStoreTrainerSampleRatio(t *testing.T) {
 		t.Skip("-short: a store trainer")
 	}
 	config := storeConfigWith(t, "min_positions: 2000", "min_positions: 300", "max_positions: 10000", "max_positions: 400",
-		"every: 20", "every: 0")
+		"every: 20", "every: 0", "poll: 200ms", "poll: 200ms\n  max_backlog_windows: 0")
 	url := runstoretest.FileURL(t)
 	st := openStore(t, url)
 	backlog := putShards(t, st, "w1", 0, 60, 8, rand.New(rand.NewPCG(3, 4)))
@@ -463,6 +463,55 @@ func TestStoreTrainerSampleRatio(t *testing.T) {
 	}
 	if !strings.Contains(tr.out.String(), fmt.Sprintf("%.2f samples/position (target 4)", got)) {
 		t.Errorf("the iteration lines do not report the samples per position:\n%s", &tr.out)
+	}
+}
+
+// TestStoreTrainerSkipsStaleBacklog: a store trainer whose backlog holds
+// more than train.max_backlog_windows replay windows of positions reads
+// the oldest shard, skips the oldest of the rest down to about one window,
+// says so, and trains on what it read at the configured ratio.
+func TestStoreTrainerSkipsStaleBacklog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a store trainer")
+	}
+	config := storeConfigWith(t, "min_positions: 2000", "min_positions: 300", "max_positions: 10000", "max_positions: 400",
+		"every: 20", "every: 0", "poll: 200ms", "poll: 200ms\n  max_backlog_windows: 1")
+	url := runstoretest.FileURL(t)
+	st := openStore(t, url)
+	const shards = 60
+	backlog := putShards(t, st, "w1", 0, shards, 8, rand.New(rand.NewPCG(3, 4)))
+	if backlog.positions < 4*400 {
+		t.Fatalf("a backlog of %d positions: want several windows of 400", backlog.positions)
+	}
+	dir := t.TempDir()
+	tr := startStoreTrainer(t, Options{Dir: dir, ConfigPath: config, Store: url, MaxDuration: 3 * time.Minute})
+	waitLine(t, &tr.out, 0, "waiting for games from the workers: the", 2*time.Minute, tr.done)
+	tr.stop(t)
+	if tr.err != nil {
+		t.Fatalf("%v\n%s", tr.err, &tr.out)
+	}
+	if !strings.Contains(tr.out.String(), "oldest unread shards") || !strings.Contains(tr.out.String(), "stale shards skipped") {
+		t.Errorf("the trainer did not say that it skipped shards:\n%s", &tr.out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	its := metricsOfKind(t, b, "iteration")
+	var read, skipped float64
+	for _, m := range its {
+		read += m["shards"].(float64)
+		skipped += m["skipped_shards"].(float64)
+	}
+	// One window of 400 is a few shards of 8 games; the first shard is
+	// read before there is an estimate.
+	if skipped < shards/2 || read+skipped != shards {
+		t.Errorf("read %v and skipped %v of %d shards: want most skipped, every shard read or skipped once", read, skipped, shards)
+	}
+	const k, batch = 4, 64
+	total := int64(its[len(its)-1]["positions_total"].(float64))
+	if want := total * k / batch; tr.sum.Step != want || total >= backlog.positions {
+		t.Errorf("the trainer took %d steps on %d positions read of %d, want %d", tr.sum.Step, total, backlog.positions, want)
 	}
 }
 
