@@ -37,6 +37,10 @@ An OPPONENT is
                   greedy, alphabeta:depth=3
   SPEC@DURATION   the same with a thinking budget per game, e.g.
                   alphabeta:time=2s@55s (alpha-beta at equal resources)
+  SPEC@noclock    the same with no CPU or memory limit in its adapter:
+                  it may think as long as it needs, so its clock never
+                  decides a game (alphabeta:depth=4@noclock); the agent
+                  keeps -t and -s
   module:PATH     any referee Player module (x.py or a package directory)
 
 Opponents run the zerokit binary of -binary, and the shipped agent is
@@ -77,7 +81,9 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		}
 		return err
 	})
-	games := fs.Int("games", 10, "games per opponent (colours alternate)")
+	games := fs.Int("games", 10, "games per opponent (colours alternate unless -colour)")
+	colour := fs.String("colour", "both", "the agent's `colour`: white, black, or both (alternate)")
+	maxTurns := fs.Int("max-moving-turns", 1000, "Watch Your Back!: a game still playing at this many moving `turns` (a locked board) is stopped and counts as unfinished (negative: no limit)")
 	parallel := fs.Int("parallel", 2, "games at once")
 	timeLimit := fs.Float64("t", 0, "the referee's -t: CPU seconds per player per game (0: 60; Squatter: the agent's limit, 0 none)")
 	spaceLimit := fs.Float64("s", 0, "the referee's -s: MB per player (0: 100; Squatter: the agent's limit, 0 none)")
@@ -191,11 +197,15 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	}
 	opts := refbench.Options{
 		Table: table, Python: *python, Referee: *referee, Agent: dir, Binary: bin, Opponents: opponents,
-		Games: *games, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
+		Games: *games, Colour: *colour, MaxMovingTurns: *maxTurns, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
 		GameTimeout: *timeout, Dir: *keep, AgentID: id, Env: env,
 		OnGame: func(g refbench.Game) {
-			fmt.Fprintf(stderr, "%s game %d: agent %s %s after %d actions; %.1f s CPU, %.1f MB\n",
-				g.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.AgentCPU, g.AgentPeakMB)
+			var table string
+			if g.AfterSecondShrink != "" {
+				table = "; table after the 2nd shrink: " + g.AfterSecondShrink
+			}
+			fmt.Fprintf(stderr, "%s game %d: agent %s %s after %d actions; %.1f s CPU, %.1f MB%s\n",
+				g.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.AgentCPU, g.AgentPeakMB, table)
 		},
 	}
 	if *jsonOut != "" {
@@ -349,15 +359,22 @@ func parseOpponent(v string) (refbench.Opponent, error) {
 		}
 		return refbench.Opponent{Module: path}, nil
 	}
-	spec, budget, hasBudget := strings.Cut(v, "@")
-	if strings.TrimSpace(spec) == "" {
+	parts := strings.Split(v, "@")
+	if strings.TrimSpace(parts[0]) == "" {
 		return refbench.Opponent{}, fmt.Errorf("-vs %q: no agent spec", v)
 	}
-	o := refbench.Opponent{Spec: spec}
-	if hasBudget {
-		d, err := time.ParseDuration(budget)
-		if err != nil || d <= 0 {
-			return refbench.Opponent{}, fmt.Errorf("-vs %q: the budget after @ must be a positive duration, e.g. 55s", v)
+	o := refbench.Opponent{Spec: parts[0]}
+	for _, p := range parts[1:] {
+		if p == "noclock" {
+			if o.NoClock {
+				return refbench.Opponent{}, fmt.Errorf("-vs %q: @noclock twice", v)
+			}
+			o.NoClock = true
+			continue
+		}
+		d, err := time.ParseDuration(p)
+		if err != nil || d <= 0 || o.ServeArgs != nil {
+			return refbench.Opponent{}, fmt.Errorf("-vs %q: after @ want one budget, a positive duration such as 55s, and/or noclock", v)
 		}
 		o.ServeArgs = []string{"-game-time", d.String()}
 	}

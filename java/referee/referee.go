@@ -140,10 +140,7 @@ func (t *Table) Prepare(o *refbench.Options) error {
 // Play plays one game: "java aiproj.squatter.Referee N WHITE BLACK" in
 // gdir, with referee.out and referee.err there.
 func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp refbench.Opponent, index int) (refbench.Game, error) {
-	g := refbench.Game{Opponent: opp.Name(), Index: index, AgentColour: "white"}
-	if index%2 == 1 {
-		g.AgentColour = "black"
-	}
+	g := refbench.Game{Opponent: opp.Name(), Index: index, AgentColour: o.AgentColour(index)}
 	if err := os.RemoveAll(gdir); err != nil {
 		return g, err
 	}

@@ -14,6 +14,7 @@ package refbench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena/elo"
+	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/python"
 )
 
@@ -47,8 +49,8 @@ type Table interface {
 	// Prepare checks and completes the Table's part of opts before the
 	// first game.
 	Prepare(opts *Options) error
-	// Play plays game index against opp (the agent White in the
-	// even-numbered games) in the directory gdir, which it creates,
+	// Play plays game index against opp (the agent's colour is
+	// opts.AgentColour(index)) in the directory gdir, which it creates,
 	// removing what a stopped run left there, and returns the game.
 	Play(ctx context.Context, opts *Options, gdir string, opp Opponent, index int) (Game, error)
 }
@@ -86,6 +88,11 @@ type Opponent struct {
 	// ServeArgs are extra "zerokit serve" flags of a spec's adapter, e.g.
 	// -game-time 55s.
 	ServeArgs []string
+	// NoClock lifts the CPU and memory limits of a spec's adapter: the
+	// opponent may think as long as it needs, so its clock never decides
+	// a game (the referee cannot see its zerokit process either). The
+	// agent keeps the limits.
+	NoClock bool
 	// Class is a Java Player class name, for the Java referee's Table.
 	Class string
 }
@@ -93,8 +100,15 @@ type Opponent struct {
 // Name labels the opponent in reports.
 func (o Opponent) Name() string {
 	if o.Spec != "" {
+		var notes []string
 		if len(o.ServeArgs) > 0 {
-			return o.Spec + " (" + strings.Join(o.ServeArgs, " ") + ")"
+			notes = append(notes, strings.Join(o.ServeArgs, " "))
+		}
+		if o.NoClock {
+			notes = append(notes, "no clock")
+		}
+		if len(notes) > 0 {
+			return o.Spec + " (" + strings.Join(notes, ", ") + ")"
 		}
 		return o.Spec
 	}
@@ -118,9 +132,17 @@ type Options struct {
 	// play-only build keeps them small).
 	Binary string
 	// Opponents are played in turn, Games games each (even: colours
-	// alternate, the agent White in the even-numbered games).
+	// alternate, the agent White in the even-numbered games, unless
+	// Colour says otherwise).
 	Opponents []Opponent
 	Games     int
+	// Colour is the agent's colour: "white", "black", or "" (or "both")
+	// to alternate.
+	Colour string
+	// MaxMovingTurns ends a Watch Your Back! game that reaches this many
+	// moving turns (a locked board goes on forever in the referee); it
+	// counts as unfinished. Default 1000; negative: no limit.
+	MaxMovingTurns int
 	// Parallel is the number of referee processes at once (default 1).
 	Parallel int
 	// TimeLimit (CPU seconds) and SpaceLimit (MB) are the referee's -t and
@@ -147,6 +169,10 @@ type Options struct {
 	// matches of every game so far, Done included: writing them keeps the
 	// games of a run that is stopped before its end. An error stops Run.
 	OnProgress func([]Match) error
+
+	// endgame is the solved endgame of Watch Your Back!, built on first
+	// use, shared by the games.
+	endgame *wyb.Endgame
 }
 
 // Outcome is a game's result for the agent.
@@ -185,6 +211,30 @@ type Game struct {
 	AgentOverLimit string  `json:"agent_over_limit,omitempty"`
 	// Dir holds the game's referee output (referee.out, referee.err).
 	Dir string `json:"dir,omitempty"`
+	// AfterSecondShrink is the solved endgame's value, for the agent, of
+	// the position right after the second shrink (moving turn 192):
+	// "win", "draw" or "loss"; "" for a game that ended before it (or
+	// another referee's). A win from "draw" or "loss" was the opponent's
+	// mistake, or its clock.
+	AfterSecondShrink string `json:"after_second_shrink,omitempty"`
+}
+
+// MovingTurns is the number of moving turns a Watch Your Back! game
+// played (its actions after the 24 placing turns).
+func (g Game) MovingTurns() int { return max(0, g.Actions-24) }
+
+// LostAtShrink reports whether the agent lost a Watch Your Back! game
+// within 8 moving turns of a shrink (moving turns 128 and 192), where
+// the board's edge takes pieces and new corners capture.
+func (g Game) LostAtShrink() bool {
+	t := g.MovingTurns()
+	return g.Outcome == Loss && g.Actions > 24 && ((t >= 128 && t < 136) || (t >= 192 && t < 200))
+}
+
+// WonUndeserved reports whether the agent won a game whose position after
+// the second shrink the solved endgame calls a draw or a loss for it.
+func (g Game) WonUndeserved() bool {
+	return g.Outcome == Win && (g.AfterSecondShrink == "draw" || g.AfterSecondShrink == "loss")
 }
 
 // Match summarises the games against one opponent.
@@ -202,6 +252,13 @@ type Match struct {
 	// Unfinished and Failed count the games left out of the score.
 	Unfinished int `json:"unfinished"`
 	Failed     int `json:"failed"`
+	// WinsFromDrawn counts the wins from a position the solved endgame
+	// calls drawn or lost after the second shrink (Game.WonUndeserved),
+	// LostAtShrink the losses within 8 moving turns of a shrink, and
+	// MaxMovingTurns is the most moving turns of a game.
+	WinsFromDrawn  int `json:"wins_from_drawn"`
+	LostAtShrink   int `json:"lost_at_shrink"`
+	MaxMovingTurns int `json:"max_moving_turns"`
 	// MaxCPU and MeanCPU are the agent's CPU seconds per game, MaxPeakMB
 	// its largest peak memory.
 	MaxCPU    float64 `json:"max_cpu_seconds"`
@@ -341,6 +398,8 @@ func (o *Options) placeDone(results [][]Game) error {
 			return fmt.Errorf("refbench: earlier game %d against %s: outcome %q", g.Index, g.Opponent, g.Outcome)
 		case results[i][g.Index].Outcome != "":
 			return fmt.Errorf("refbench: earlier game %d against %s: given twice", g.Index, g.Opponent)
+		case g.AgentColour != o.AgentColour(g.Index):
+			return fmt.Errorf("refbench: earlier game %d against %s: the agent played %s, this run gives it %s", g.Index, g.Opponent, g.AgentColour, o.AgentColour(g.Index))
 		}
 		results[i][g.Index] = g
 	}
@@ -384,6 +443,19 @@ func ResumeGames(prev []Match, opts Options) ([]Game, error) {
 	return games, nil
 }
 
+// AgentColour is the agent's colour in game index: Colour, or White in
+// the even-numbered games and Black in the others.
+func (o *Options) AgentColour(index int) string {
+	switch o.Colour {
+	case "white", "black":
+		return o.Colour
+	}
+	if index%2 == 1 {
+		return "black"
+	}
+	return "white"
+}
+
 // table is o.Table, or Python.
 func (o *Options) table() Table {
 	if o.Table == nil {
@@ -417,7 +489,15 @@ func (o *Options) check() error {
 	if o.Parallel == 0 {
 		o.Parallel = 1
 	}
+	if o.MaxMovingTurns == 0 {
+		o.MaxMovingTurns = 1000
+	}
+	if o.endgame == nil {
+		o.endgame = wyb.NewEndgame()
+	}
 	switch {
+	case o.Colour != "" && o.Colour != "both" && o.Colour != "white" && o.Colour != "black":
+		return fmt.Errorf("refbench: agent colour %q: want white, black or both", o.Colour)
 	case o.Agent == "":
 		return errors.New("refbench: no agent directory given")
 	case len(o.Opponents) == 0:
@@ -483,10 +563,7 @@ func (o *Options) checkPython() error {
 
 // play runs game index against opp in gdir.
 func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opponent, index int) (Game, error) {
-	g := Game{Opponent: opp.Name(), Index: index, AgentColour: "white"}
-	if index%2 == 1 {
-		g.AgentColour = "black"
-	}
+	g := Game{Opponent: opp.Name(), Index: index, AgentColour: o.AgentColour(index)}
 	// A directory left by a game that a stopped run did not finish (kept
 	// with Dir, and replayed by -resume) holds nothing of record.
 	if err := os.RemoveAll(gdir); err != nil {
@@ -499,7 +576,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 	if err != nil {
 		return g, err
 	}
-	if err := os.Symlink(agentDir, filepath.Join(gdir, agentModule)); err != nil {
+	if err := linkAgent(agentDir, filepath.Join(gdir, agentModule), o.TimeLimit, o.SpaceLimit); err != nil {
 		return g, err
 	}
 	oppModule := opponentModule
@@ -507,7 +584,12 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		if err := os.WriteFile(filepath.Join(gdir, oppModule+".py"), adapter, 0o644); err != nil {
 			return g, err
 		}
-		conf, err := json.Marshal(map[string]any{"binary": o.Binary, "agent": GameSpec(opp.Spec, index), "args": append([]string{}, opp.ServeArgs...)})
+		cpu, mem := o.TimeLimit, o.SpaceLimit
+		if opp.NoClock {
+			cpu, mem = 0, 0
+		}
+		conf, err := json.Marshal(map[string]any{"binary": o.Binary, "agent": GameSpec(opp.Spec, index), "args": append([]string{}, opp.ServeArgs...),
+			"cpu_limit": cpu, "memory_limit": mem})
 		if err != nil {
 			return g, err
 		}
@@ -535,26 +617,43 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 	defer cancel()
 	cmd := exec.CommandContext(gctx, o.Python, o.Referee, "-t", fmt.Sprint(o.TimeLimit), "-s", fmt.Sprint(o.SpaceLimit), white, black)
 	cmd.Dir = gdir
-	cmd.Env = append(os.Environ(),
+	// Each adapter's limits are in its own configuration file (the
+	// agent's and the opponent's may differ), so the environment must not
+	// override them.
+	cmd.Env = append(withoutLimits(os.Environ()),
 		"PYTHONPATH="+gdir,
 		"PYTHONDONTWRITEBYTECODE=1",
 		"ZEROKIT_USAGE_LOG="+filepath.Join(gdir, "usage-{module}.json"),
-		fmt.Sprintf("ZEROKIT_CPU_LIMIT=%g", o.TimeLimit),
-		fmt.Sprintf("ZEROKIT_MEMORY_LIMIT=%g", o.SpaceLimit),
 	)
-	cmd.Env = append(cmd.Env, o.Env...)
-	out, errText, runErr, err := RunReferee(ctx, cmd, &g)
+	cmd.Env = append(withoutLimits(cmd.Env), withoutLimits(o.Env)...)
+	var turnCap *turnWatch
+	if o.MaxMovingTurns > 0 {
+		turnCap = &turnWatch{marker: []byte(fmt.Sprintf("\n%d turns into the moving phase", o.MaxMovingTurns)), stop: cancel}
+	}
+	out, errText, runErr, err := runReferee(ctx, cmd, &g, turnCap)
 	if err != nil {
 		return g, err
 	}
 	var winner string
 	winner, g.Actions, g.Reason = parseReferee(out, errText, white, black)
-	if gctx.Err() != nil {
+	capped := turnCap != nil && turnCap.seen()
+	switch {
+	case capped:
+		g.Reason = fmt.Sprintf("still playing at moving turn %d (the referee has no turn limit)", o.MaxMovingTurns)
+	case gctx.Err() != nil:
 		g.Reason = fmt.Sprintf("still playing after %v (the referee has no turn limit)", o.GameTimeout)
-	} else if winner == "" && runErr != nil {
+	case winner == "" && runErr != nil:
 		g.Reason += fmt.Sprintf(" (referee: %v)", runErr)
 	}
-	g.Outcome = outcome(winner, g.Actions, g.Reason, g.AgentColour, gctx.Err() != nil)
+	g.Outcome = outcome(winner, g.Actions, g.Reason, g.AgentColour, capped || gctx.Err() != nil)
+	if v, ok, err := afterSecondShrink(out, o.endgame); err != nil {
+		return g, fmt.Errorf("refbench: %s: %w", filepath.Join(gdir, "referee.out"), err)
+	} else if ok {
+		if g.AgentColour == "black" {
+			v = -v
+		}
+		g.AfterSecondShrink = map[float32]string{1: "win", 0: "draw", -1: "loss"}[v]
+	}
 	if u, err := ReadUsage(filepath.Join(gdir, "usage-"+agentModule+".json")); err == nil {
 		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit = u.CPU, u.PeakMB, u.Exceeded
 	} else if g.Outcome != Failed && g.Outcome != Unfinished {
@@ -570,6 +669,12 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 // process's error (runErr). err reports a failure to set up or read back
 // the files, or the cancellation of ctx (the run's, not the game's).
 func RunReferee(ctx context.Context, cmd *exec.Cmd, g *Game) (out, errText string, runErr, err error) {
+	return runReferee(ctx, cmd, g, nil)
+}
+
+// runReferee is RunReferee with the referee's output also passed to
+// watch, if not nil.
+func runReferee(ctx context.Context, cmd *exec.Cmd, g *Game, watch *turnWatch) (out, errText string, runErr, err error) {
 	stdout, err := os.Create(filepath.Join(cmd.Dir, "referee.out"))
 	if err != nil {
 		return "", "", nil, err
@@ -581,6 +686,9 @@ func RunReferee(ctx context.Context, cmd *exec.Cmd, g *Game) (out, errText strin
 	}
 	defer stderr.Close()
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if watch != nil {
+		cmd.Stdout = io.MultiWriter(stdout, watch)
+	}
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	runErr = cmd.Run()
@@ -753,6 +861,13 @@ func (o *Options) summarise(name string, slots []Game) Match {
 				black[k]++
 			}
 		}
+		if g.WonUndeserved() {
+			m.WinsFromDrawn++
+		}
+		if g.LostAtShrink() {
+			m.LostAtShrink++
+		}
+		m.MaxMovingTurns = max(m.MaxMovingTurns, g.MovingTurns())
 		cpu += g.AgentCPU
 		n++
 		m.MaxCPU = max(m.MaxCPU, g.AgentCPU)
@@ -768,22 +883,146 @@ func (o *Options) summarise(name string, slots []Game) Match {
 // WriteText writes the matches as a table, then one line per game.
 func WriteText(w io.Writer, matches []Match) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "| opponent | W-D-L | score, 95% CI | as White | as Black | unfinished / failed | agent CPU s per game (mean / max) | agent peak MB (max) |")
-	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(bw, "| opponent | W-D-L | score, 95% CI | as White | as Black | unfinished / failed | agent CPU s per game (mean / max) | agent peak MB (max) |"+
+		" wins from drawn or lost after the 2nd shrink | lost at a shrink | most moving turns |")
+	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, m := range matches {
 		e := m.All
-		fmt.Fprintf(bw, "| %s | %d-%d-%d | %.3f [%.3f, %.3f] | %d-%d-%d | %d-%d-%d | %d / %d | %.1f / %.1f | %.1f |\n",
+		fmt.Fprintf(bw, "| %s | %d-%d-%d | %.3f [%.3f, %.3f] | %d-%d-%d | %d-%d-%d | %d / %d | %.1f / %.1f | %.1f | %d | %d | %d |\n",
 			m.Opponent, e.Wins, e.Draws, e.Losses, e.Score, e.Low, e.High,
 			m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses, m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses,
-			m.Unfinished, m.Failed, m.MeanCPU, m.MaxCPU, m.MaxPeakMB)
+			m.Unfinished, m.Failed, m.MeanCPU, m.MaxCPU, m.MaxPeakMB, m.WinsFromDrawn, m.LostAtShrink, m.MaxMovingTurns)
 	}
 	fmt.Fprintln(bw)
 	for _, m := range matches {
 		for _, g := range m.Games {
+			var notes string
+			if g.AfterSecondShrink != "" {
+				notes += ", the table's " + g.AfterSecondShrink + " after the 2nd shrink"
+			}
+			if g.LostAtShrink() {
+				notes += ", LOST AT A SHRINK"
+			}
+			if g.AgentOverLimit != "" {
+				notes += ", OVER LIMIT: " + g.AgentOverLimit
+			}
 			fmt.Fprintf(bw, "%s game %d: agent %s, %s after %d actions (%s); agent %.2f s CPU, %.1f MB peak, %.0f s wall%s\n",
-				m.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.Reason, g.AgentCPU, g.AgentPeakMB, g.Seconds,
-				map[bool]string{true: ", OVER LIMIT: " + g.AgentOverLimit, false: ""}[g.AgentOverLimit != ""])
+				m.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.Reason, g.AgentCPU, g.AgentPeakMB, g.Seconds, notes)
 		}
 	}
 	return bw.Flush()
+}
+
+// linkAgent makes dst the agent's Python package for one game: a
+// directory of links to the files of the exported agent in dir, with its
+// own adapter configuration (zerokit_player.json: dir's, a relative binary
+// made absolute, and the limits cpu and mem).
+func linkAgent(dir, dst string, cpu, mem float64) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		return err
+	}
+	const confName = "zerokit_player.json"
+	conf := map[string]any{}
+	for _, e := range entries {
+		if e.Name() == confName {
+			b, err := os.ReadFile(filepath.Join(dir, confName))
+			if err != nil {
+				return err
+			}
+			if err := json.Unmarshal(b, &conf); err != nil {
+				return fmt.Errorf("refbench: the agent's %s: %w", filepath.Join(dir, confName), err)
+			}
+			continue
+		}
+		if err := os.Symlink(filepath.Join(dir, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+			return err
+		}
+	}
+	if bin, ok := conf["binary"].(string); ok && bin != "" && !filepath.IsAbs(bin) && strings.ContainsRune(bin, filepath.Separator) {
+		conf["binary"] = filepath.Join(dir, bin)
+	}
+	conf["cpu_limit"], conf["memory_limit"] = cpu, mem
+	b, err := json.MarshalIndent(conf, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dst, confName), b, 0o644)
+}
+
+// withoutLimits is env without the adapters' limit variables, which would
+// override their configuration files.
+func withoutLimits(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "ZEROKIT_CPU_LIMIT=") && !strings.HasPrefix(kv, "ZEROKIT_MEMORY_LIMIT=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// turnWatch is an io.Writer that watches the referee's output for marker
+// and calls stop once it appears.
+type turnWatch struct {
+	marker []byte
+	stop   func()
+	mu     sync.Mutex
+	tail   []byte
+	found  bool
+}
+
+func (w *turnWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.found {
+		return len(p), nil
+	}
+	w.tail = append(w.tail, p...)
+	if bytes.Contains(w.tail, w.marker) {
+		w.found = true
+		w.tail = nil
+		w.stop()
+		return len(p), nil
+	}
+	if keep := len(w.marker); len(w.tail) > keep {
+		w.tail = append(w.tail[:0], w.tail[len(w.tail)-keep:]...)
+	}
+	return len(p), nil
+}
+
+// seen reports whether the marker appeared.
+func (w *turnWatch) seen() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.found
+}
+
+// afterSecondShrink finds in a referee's output the board printed right
+// after the second shrink ("192 turns into the moving phase") and returns
+// the solved endgame's value of that position for White, who moves next;
+// ok is false when the game did not get there or the position is over.
+func afterSecondShrink(out string, table *wyb.Endgame) (value float32, ok bool, err error) {
+	const mark = "\n192 turns into the moving phase"
+	i := strings.Index(out, mark)
+	if i < 0 {
+		return 0, false, nil
+	}
+	lines := strings.Split(out[:i], "\n")
+	if len(lines) < wyb.Size {
+		return 0, false, errors.New("no board before \"192 turns into the moving phase\"")
+	}
+	diagram := strings.Join(lines[len(lines)-wyb.Size:], "\n")
+	s, err := wyb.NewPosition(wyb.Options{}, diagram, wyb.Moving, wyb.SecondShrink)
+	if err != nil {
+		return 0, false, fmt.Errorf("the board after the second shrink: %w", err)
+	}
+	if s.IsTerminal() {
+		return 0, false, nil
+	}
+	v, _, ok := table.Probe(s)
+	return v, ok, nil
 }

@@ -2,10 +2,13 @@ package refbench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"github.com/zerokit/zerokit/env/wyb"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -175,12 +178,13 @@ func TestPlaceDone(t *testing.T) {
 		done []Game
 		want string // "" for no error
 	}{
-		{"both matches", []Game{{Opponent: "random", Index: 1, Outcome: Win}, {Opponent: "greedy (-game-time 55s)", Index: 0, Outcome: Draw}}, ""},
+		{"both matches", []Game{{Opponent: "random", Index: 1, AgentColour: "black", Outcome: Win}, {Opponent: "greedy (-game-time 55s)", Index: 0, AgentColour: "white", Outcome: Draw}}, ""},
 		{"unknown opponent", []Game{{Opponent: "greedy", Index: 0, Outcome: Win}}, `against "greedy": not an opponent`},
 		{"index past the games", []Game{{Opponent: "random", Index: 2, Outcome: Win}}, "outside this run's 2 games"},
 		{"negative index", []Game{{Opponent: "random", Index: -1, Outcome: Win}}, "outside this run's 2 games"},
 		{"no outcome", []Game{{Opponent: "random", Index: 0}}, `outcome ""`},
-		{"twice", []Game{{Opponent: "random", Index: 0, Outcome: Win}, {Opponent: "random", Index: 0, Outcome: Loss}}, "given twice"},
+		{"twice", []Game{{Opponent: "random", Index: 0, AgentColour: "white", Outcome: Win}, {Opponent: "random", Index: 0, AgentColour: "white", Outcome: Loss}}, "given twice"},
+		{"other colour", []Game{{Opponent: "random", Index: 0, AgentColour: "black", Outcome: Win}}, "the agent played black, this run gives it white"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			results := [][]Game{make([]Game, 2), make([]Game, 2)}
@@ -251,5 +255,178 @@ func TestRunResumes(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("Run with a failing OnProgress: %v, want its error", err)
+	}
+}
+
+// shrunkBoard is a referee diagram of the 4x4 board left after the second
+// shrink with pieces at the given squares ("x,y" to symbol).
+func shrunkBoard(pieces map[[2]int]byte) string {
+	var rows []string
+	for y := range 8 {
+		var cells []string
+		for x := range 8 {
+			c := byte(' ')
+			switch {
+			case x < 2 || x > 5 || y < 2 || y > 5:
+			case (x == 2 || x == 5) && (y == 2 || y == 5):
+				c = 'X'
+			default:
+				c = '-'
+				if p, ok := pieces[[2]int{x, y}]; ok {
+					c = p
+				}
+			}
+			cells = append(cells, string(c))
+		}
+		rows = append(rows, strings.Join(cells, " "))
+	}
+	return strings.Join(rows, "\n")
+}
+
+func TestAfterSecondShrink(t *testing.T) {
+	table := wyb.NewEndgame()
+	earlier := "X - - - - - - X\n- - - - - - - -\n- - - - - - - -\n- - - - - - - -\n- - - - - - - -\n- - - - - - - -\n- - - - - - - -\nX - - - - - - X\n191 turns into the moving phase\n"
+	tests := []struct {
+		name   string
+		out    string
+		value  float32
+		ok     bool
+		errors bool
+	}{
+		{"game over earlier", earlier + "game over!\nwinner: W!\n", 0, false, false},
+		// White to move takes (3,3) between (2,3) and (4,3): Black is left
+		// with one piece and loses.
+		{"white wins at once", earlier + shrunkBoard(map[[2]int]byte{{2, 3}: 'O', {4, 4}: 'O', {3, 3}: '@', {5, 4}: '@'}) +
+			"\n192 turns into the moving phase\n", 1, true, false},
+		// The full board of the issue's locked games: nobody can move.
+		{"locked draw", earlier + shrunkBoard(map[[2]int]byte{{3, 2}: 'O', {4, 2}: 'O', {2, 3}: '@', {3, 3}: 'O', {4, 3}: 'O', {5, 3}: 'O',
+			{2, 4}: '@', {3, 4}: '@', {4, 4}: 'O', {5, 4}: 'O', {3, 5}: '@', {4, 5}: '@'}) +
+			"\n192 turns into the moving phase\n", 0, true, false},
+		{"already over", earlier + shrunkBoard(map[[2]int]byte{{3, 2}: 'O', {4, 2}: 'O', {3, 5}: '@'}) +
+			"\n192 turns into the moving phase\n", 0, false, false},
+		{"not shrunk", earlier + earlier[:strings.Index(earlier, "191")] + "192 turns into the moving phase\n", 0, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, ok, err := afterSecondShrink(tc.out, table)
+			if (err != nil) != tc.errors || ok != tc.ok || v != tc.value {
+				t.Errorf("afterSecondShrink = %v, %v, %v; want %v, %v, error %v", v, ok, err, tc.value, tc.ok, tc.errors)
+			}
+		})
+	}
+}
+
+func TestTurnWatch(t *testing.T) {
+	stops := 0
+	w := &turnWatch{marker: []byte("\n1000 turns into the moving phase"), stop: func() { stops++ }}
+	// The marker split across writes, after a near miss.
+	for _, p := range []string{"x\n100 turns into the moving phase\n", "- - X\n10", "00 turns into the mov", "ing phase\n", "more\n1000 turns into the moving phase"} {
+		if n, err := w.Write([]byte(p)); n != len(p) || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if !w.seen() || stops != 1 {
+		t.Errorf("seen %v, stop called %d times; want true, once", w.seen(), stops)
+	}
+	w2 := &turnWatch{marker: []byte("\n1000 turns into the moving phase"), stop: func() { stops++ }}
+	w2.Write([]byte("\n999 turns into the moving phase\n10000 turns"))
+	if w2.seen() {
+		t.Error("the watch fired without its marker")
+	}
+}
+
+func TestGameShrinkVerdicts(t *testing.T) {
+	tests := []struct {
+		g                    Game
+		atShrink, undeserved bool
+	}{
+		{Game{Outcome: Loss, Actions: 24 + 192}, true, false},
+		{Game{Outcome: Loss, Actions: 24 + 193}, true, false},
+		{Game{Outcome: Loss, Actions: 24 + 128}, true, false},
+		{Game{Outcome: Loss, Actions: 24 + 200}, false, false},
+		{Game{Outcome: Loss, Actions: 24 + 150}, false, false},
+		{Game{Outcome: Win, Actions: 24 + 193}, false, false},
+		{Game{Outcome: Win, Actions: 24 + 250, AfterSecondShrink: "draw"}, false, true},
+		{Game{Outcome: Win, Actions: 24 + 250, AfterSecondShrink: "loss"}, false, true},
+		{Game{Outcome: Win, Actions: 24 + 250, AfterSecondShrink: "win"}, false, false},
+		{Game{Outcome: Draw, Actions: 24 + 250, AfterSecondShrink: "draw"}, false, false},
+	}
+	for _, tc := range tests {
+		if got := tc.g.LostAtShrink(); got != tc.atShrink {
+			t.Errorf("%+v: LostAtShrink = %v", tc.g, got)
+		}
+		if got := tc.g.WonUndeserved(); got != tc.undeserved {
+			t.Errorf("%+v: WonUndeserved = %v", tc.g, got)
+		}
+	}
+	o := Options{}
+	m := o.summarise("x", []Game{tests[0].g, tests[6].g, tests[7].g, {Outcome: Unfinished, Actions: 24 + 1000}})
+	if m.LostAtShrink != 1 || m.WinsFromDrawn != 2 || m.MaxMovingTurns != 1000 || m.Unfinished != 1 {
+		t.Errorf("summarise: %+v", m)
+	}
+}
+
+func TestAgentColour(t *testing.T) {
+	for _, tc := range []struct {
+		colour string
+		want   [2]string
+	}{
+		{"", [2]string{"white", "black"}},
+		{"both", [2]string{"white", "black"}},
+		{"black", [2]string{"black", "black"}},
+		{"white", [2]string{"white", "white"}},
+	} {
+		o := Options{Colour: tc.colour}
+		if got := [2]string{o.AgentColour(0), o.AgentColour(1)}; got != tc.want {
+			t.Errorf("colour %q: games 0 and 1 %v, want %v", tc.colour, got, tc.want)
+		}
+	}
+	o := Options{Colour: "red", Referee: "r", Agent: "a", Binary: "b", Opponents: []Opponent{{Spec: "random"}}, Games: 1}
+	if err := o.check(); err == nil || !strings.Contains(err.Error(), `"red"`) {
+		t.Errorf("check with colour red: %v", err)
+	}
+	// Earlier games of the other colour do not belong to a run of one.
+	o = Options{Colour: "black", Opponents: []Opponent{{Spec: "random"}}, Games: 2,
+		Done: []Game{{Opponent: "random", Index: 0, AgentColour: "white", Outcome: Win}}}
+	if err := o.placeDone([][]Game{make([]Game, 2)}); err == nil {
+		t.Error("placeDone took a White game into a Black run")
+	}
+}
+
+func TestLinkAgent(t *testing.T) {
+	dir := t.TempDir()
+	agent := filepath.Join(dir, "agent")
+	if err := os.MkdirAll(agent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"__init__.py": "", "weights.ckpt": "w",
+		"zerokit_player.json": `{"agent": "default", "binary": "bin/zerokit", "args": ["-game-time", "55s"]}`} {
+		if err := os.WriteFile(filepath.Join(agent, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dst := filepath.Join(dir, "game", "zkagent")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := linkAgent(agent, dst, 60, 100); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dst, "weights.ckpt")); err != nil || string(b) != "w" {
+		t.Errorf("weights through the link: %q, %v", b, err)
+	}
+	b, err := os.ReadFile(filepath.Join(dst, "zerokit_player.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conf map[string]any
+	if err := json.Unmarshal(b, &conf); err != nil {
+		t.Fatal(err)
+	}
+	if conf["cpu_limit"] != 60.0 || conf["memory_limit"] != 100.0 || conf["binary"] != filepath.Join(agent, "bin/zerokit") || conf["agent"] != "default" {
+		t.Errorf("the game's adapter configuration: %s", b)
+	}
+	if got := withoutLimits([]string{"A=1", "ZEROKIT_CPU_LIMIT=5", "ZEROKIT_MEMORY_LIMIT=7", "ZEROKIT_BIN=x"}); !slices.Equal(got, []string{"A=1", "ZEROKIT_BIN=x"}) {
+		t.Errorf("withoutLimits = %v", got)
 	}
 }
