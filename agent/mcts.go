@@ -16,6 +16,9 @@ type MCTS struct {
 	name   string
 	search *mcts.Search
 	reuse  bool
+	// tb is the search's tablebase (nil for none), which also drives the
+	// agent's contempt in drawn endgames (swindle).
+	tb env.Tablebase
 	// after is the state after this agent's last move (for tree reuse).
 	after env.State
 	legal []int
@@ -78,8 +81,13 @@ func PureMCTSFactory(simulations, rollouts int) (Factory, error) {
 func (m *MCTS) Name() string { return m.name }
 
 // SetTablebase makes the search look positions up in tb (nil for none;
-// see mcts.Search.SetTablebase).
-func (m *MCTS) SetTablebase(tb env.Tablebase) { m.search.SetTablebase(tb) }
+// see mcts.Search.SetTablebase). In a position the table calls a draw the
+// agent then plays the drawing move that leaves the opponent the most
+// losing replies (see swindle).
+func (m *MCTS) SetTablebase(tb env.Tablebase) {
+	m.tb = tb
+	m.search.SetTablebase(tb)
+}
 
 // Stats returns the search's work counters.
 func (m *MCTS) Stats() mcts.SearchStats { return m.search.Stats() }
@@ -117,6 +125,11 @@ func (m *MCTS) Act(ctx context.Context, s env.State) (int, error) {
 		var err error
 		if res, err = m.search.Run(ctx, s); err != nil {
 			return 0, fmt.Errorf("agent: %s: %w", m.name, err)
+		}
+	}
+	if m.tb != nil && len(m.legal) > 1 {
+		if a, ok := swindle(s, m.tb, res.Action); ok {
+			res.Action = a
 		}
 	}
 	m.last = res
