@@ -122,9 +122,22 @@ func (m *MCTS) Act(ctx context.Context, s env.State) (int, error) {
 		res = mcts.Result{Action: a, Player: s.CurrentPlayer(), Actions: []int{a}, Visits: []int{0},
 			Policy: []float32{1}, Priors: []float32{1}, Q: []float32{0}, Full: true}
 	} else {
+		var (
+			provenActions []int
+			proven        []float32
+			exact         bool
+		)
+		if m.tb != nil {
+			provenActions, proven, exact = exactValues(ctx, s, m.tb)
+		}
 		var err error
 		if res, err = m.search.Run(ctx, s); err != nil {
 			return 0, fmt.Errorf("agent: %s: %w", m.name, err)
+		}
+		if exact {
+			if a, ok := exactChoice(res, provenActions, proven); ok {
+				res.Action = a
+			}
 		}
 	}
 	if m.tb != nil && len(m.legal) > 1 {

@@ -134,6 +134,15 @@ type Tablebase interface {
 	Probe(s State) (value float32, actions int, ok bool)
 }
 
+// TableDistancer is implemented by states that know how soon every line
+// of play reaches their game's Tablebase (or the game's end).
+type TableDistancer interface {
+	// TableDistance returns the most actions from the state to a position
+	// in the table or an end of the game, whatever both sides play; ok is
+	// false when there is no such bound.
+	TableDistance() (actions int, ok bool)
+}
+
 // TablebaseGame is implemented by games that have a Tablebase.
 type TablebaseGame interface {
 	// Tablebase returns the game's table, or nil if the game (with its

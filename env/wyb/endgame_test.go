@@ -222,3 +222,33 @@ func BenchmarkEndgameBuild(b *testing.B) {
 		NewEndgame().build()
 	}
 }
+
+func TestTableDistance(t *testing.T) {
+	empty := "X - - - - - - X\n- - - - - - - -\n- - - - - - - -\n- O - - - - @ -\n- O - - - - @ -\n- - - - - - - -\n- - - - - - - -\nX - - - - - - X"
+	pos := func(opts Options, phase Phase, turn int) *State {
+		t.Helper()
+		d := empty
+		if phase == Placing {
+			d = strings.ReplaceAll(strings.ReplaceAll(empty, "O", "-"), "@", "-")
+		}
+		s, err := NewPosition(opts, d, phase, turn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		s    *State
+		want int
+		ok   bool
+	}{
+		{"placing", pos(Options{}, Placing, 0), 0, false},
+		{"moving turn 100", pos(Options{}, Moving, 100), SecondShrink - 100, true},
+		{"turn limit", pos(Options{TurnLimit: DefaultTurnLimit}, Moving, 100), 0, false},
+	} {
+		if n, ok := tc.s.TableDistance(); n != tc.want || ok != tc.ok {
+			t.Errorf("%s: TableDistance = %d, %v; want %d, %v", tc.name, n, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -74,6 +74,17 @@ func (s *State) Locked() bool {
 	return s.inEndgame() && !s.b.hasMove(0) && !s.b.hasMove(1)
 }
 
+// TableDistance implements env.TableDistancer for a game without a turn
+// limit (the table's): in the moving phase every line reaches the solved
+// endgame at the second shrink, moving turn SecondShrink, if the game has
+// not ended before.
+func (s *State) TableDistance() (actions int, ok bool) {
+	if s.turnLimit != 0 || s.phase != Moving {
+		return 0, false
+	}
+	return max(0, SecondShrink-int(s.turn)), true
+}
+
 // inEndgame reports whether s is a game without a turn limit, not over,
 // after the second shrink: its future is fixed by the pieces and the
 // player to move (RepetitionKey, Endgame).

@@ -1,0 +1,189 @@
+package agent
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/wyb"
+)
+
+// minimax is the plain exact value of s for its player to move: the
+// reference exactSolve's pruning must agree with.
+func minimax(s env.State, tb env.Tablebase) float32 {
+	me := s.CurrentPlayer()
+	if v, _, ok := tb.Probe(s); ok {
+		return v
+	}
+	best := float32(-2)
+	for _, a := range s.LegalActions(nil) {
+		next := s.Clone()
+		if err := next.ApplyAction(a); err != nil {
+			panic(err)
+		}
+		var v float32
+		switch {
+		case next.IsTerminal():
+			v = next.Returns()[me]
+		case next.CurrentPlayer() == me:
+			v = minimax(next, tb)
+		default:
+			v = -minimax(next, tb)
+		}
+		best = max(best, v)
+	}
+	return best
+}
+
+// randomBeforeShrink is a random position after the first shrink at
+// moving turn turn, with 2 to 4 pieces a side, or nil.
+func randomBeforeShrink(rng *rand.Rand, turn int) *wyb.State {
+	var rows [8][]string
+	for y := range 8 {
+		rows[y] = make([]string, 8)
+		for x := range 8 {
+			switch {
+			case x < 1 || x > 6 || y < 1 || y > 6:
+				rows[y][x] = " "
+			case (x == 1 || x == 6) && (y == 1 || y == 6):
+				rows[y][x] = "X"
+			default:
+				rows[y][x] = "-"
+			}
+		}
+	}
+	for _, p := range []struct {
+		c string
+		n int
+	}{{"O", 2 + rng.IntN(3)}, {"@", 2 + rng.IntN(3)}} {
+		for n := p.n; n > 0; {
+			x, y := 1+rng.IntN(6), 1+rng.IntN(6)
+			if rows[y][x] == "-" {
+				rows[y][x] = p.c
+				n--
+			}
+		}
+	}
+	var lines []string
+	for _, r := range rows {
+		lines = append(lines, strings.Join(r, " "))
+	}
+	s, err := wyb.NewPosition(wyb.Options{}, strings.Join(lines, "\n"), wyb.Moving, turn)
+	if err != nil || s.IsTerminal() {
+		return nil
+	}
+	return s
+}
+
+// TestExactSolveMatchesMinimax: exactSolve's alpha-beta values of every
+// action agree with plain minimax to the table, in random positions 1 to
+// 3 actions before the second shrink.
+func TestExactSolveMatchesMinimax(t *testing.T) {
+	tb := wyb.NewEndgame()
+	rng := rand.New(rand.NewPCG(7, 8))
+	checked, decisive := 0, 0
+	for checked < 60 {
+		s := randomBeforeShrink(rng, wyb.SecondShrink-1-rng.IntN(3))
+		if s == nil {
+			continue
+		}
+		checked++
+		actions, values, ok := exactSolve(context.Background(), s, tb, ExactNodes)
+		if !ok {
+			t.Fatalf("no exact values within %d nodes:\n%v", ExactNodes, s)
+		}
+		me := s.CurrentPlayer()
+		for i, a := range actions {
+			next := s.Clone()
+			if err := next.ApplyAction(a); err != nil {
+				t.Fatal(err)
+			}
+			var want float32
+			switch {
+			case next.IsTerminal():
+				want = next.Returns()[me]
+			case next.CurrentPlayer() == me:
+				want = minimax(next, tb)
+			default:
+				want = -minimax(next, tb)
+			}
+			if values[i] != want {
+				t.Fatalf("%s: exact %v, minimax %v in\n%v", s.ActionString(a), values[i], want, s)
+			}
+			if want != 0 {
+				decisive++
+			}
+		}
+	}
+	if decisive == 0 {
+		t.Error("no action won or lost: the positions test nothing")
+	}
+	// A budget too small gives up instead of guessing.
+	s := randomBeforeShrink(rand.New(rand.NewPCG(1, 1)), wyb.SecondShrink-6)
+	for s == nil {
+		s = randomBeforeShrink(rng, wyb.SecondShrink-6)
+	}
+	if _, _, ok := exactSolve(context.Background(), s, tb, 10); ok {
+		t.Error("exactSolve claimed values within 10 nodes, 6 actions before the shrink")
+	}
+}
+
+// TestExactBeforeSecondShrink replays a loss of the shipped agent as
+// Black against alpha-beta depth 4 in the course referee (game 3 of
+// docs/results.md's run at b47f4d1): 7 actions before the second shrink
+// Black's position is a draw, and 3,4-4,4, the move it played, loses.
+// With the exact search to the table an agent plays a drawing move; a
+// plain search of the same budget is logged for comparison.
+func TestExactBeforeSecondShrink(t *testing.T) {
+	gone := strings.Repeat(" ", 15)
+	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
+		"  X - - - - X", "  - - O O - -", "  - @ O - O -", "  - - @ - @ -", "  - - @ - - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 185)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := wyb.NewEndgame()
+	actions, values, ok := exactSolve(context.Background(), s, tb, ExactNodes)
+	if !ok {
+		t.Fatalf("no exact values within %d nodes", ExactNodes)
+	}
+	value := map[int]float32{}
+	best, losing := float32(-2), 0
+	for i, a := range actions {
+		value[a] = values[i]
+		best = max(best, values[i])
+		if values[i] < 0 {
+			losing++
+		}
+	}
+	played, err := wyb.ParseNotation("3,4-4,4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best != 0 || value[played] != -1 {
+		t.Fatalf("best %v, 3,4-4,4 %v: the test wants a drawn position that 3,4-4,4 loses", best, value[played])
+	}
+	m, err := NewPureMCTS(16, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetTablebase(tb)
+	a, err := m.Act(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := NewPureMCTS(16, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.search.SetTablebase(tb)
+	b, err := plain.Act(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d of %d moves lose; with the exact search %s (%v), the plain search %s (%v)", losing, len(actions), s.ActionString(a), value[a], s.ActionString(b), value[b])
+	if value[a] != best {
+		t.Errorf("played %s, worth %v; want a move worth %v", s.ActionString(a), value[a], best)
+	}
+}
