@@ -28,29 +28,13 @@ type MCTS struct {
 // NewMCTS returns an agent searching with cfg and eval, seeded with seed.
 // For evaluation games cfg should have no root noise (DirichletEpsilon 0,
 // Gumbel.Scale 0) and play the best move (FinalTemperature 0 and
-// TemperatureMoves 0); EvalSearchConfig gives such settings.
+// TemperatureMoves 0); mcts.PlayConfig gives such settings.
 func NewMCTS(name string, cfg mcts.Config, eval mcts.Evaluator, seed uint64) (*MCTS, error) {
 	s, err := mcts.NewSearch(cfg, eval, seed)
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", name, err)
 	}
 	return &MCTS{name: name, search: s, reuse: cfg.ReuseTree}, nil
-}
-
-// EvalSearchConfig is mcts.DefaultConfig with simulations simulations per
-// move and no exploration noise or temperature, so the agent plays its most
-// visited move, and without tree reuse, so every move gets exactly that
-// many simulations.
-func EvalSearchConfig(simulations int) mcts.Config {
-	c := mcts.DefaultConfig()
-	c.Simulations = simulations
-	c.DirichletEpsilon = 0
-	c.Temperature = 0
-	c.TemperatureMoves = 0
-	c.FinalTemperature = 0
-	c.Gumbel.Scale = 0
-	c.ReuseTree = false
-	return c
 }
 
 // NewPureMCTS returns the pure MCTS baseline: PUCT search with uniform
@@ -66,7 +50,7 @@ func NewPureMCTS(simulations, rollouts int, seed uint64) (*MCTS, error) {
 	if rollouts > 1 {
 		name += fmt.Sprintf("-r%d", rollouts)
 	}
-	return NewMCTS(name, EvalSearchConfig(simulations), eval, seed)
+	return NewMCTS(name, mcts.PlayConfig(simulations), eval, seed)
 }
 
 // PureMCTSFactory builds pure MCTS agents (see NewPureMCTS).

@@ -39,7 +39,7 @@ func TestPureMCTSTactics(t *testing.T) {
 func TestMCTSReproducibleAndReuse(t *testing.T) {
 	g := tictactoe.New()
 	play := func(seed uint64, reuse bool) ([]int, int) {
-		cfg := EvalSearchConfig(50)
+		cfg := mcts.PlayConfig(50)
 		cfg.ReuseTree = reuse
 		var players [2]*MCTS
 		for p := range players {

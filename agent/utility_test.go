@@ -94,7 +94,7 @@ func TestMaterialUtilitySearchTakesMaterial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMCTS("mat", EvalSearchConfig(400), eval, 1)
+	m, err := NewMCTS("mat", mcts.PlayConfig(400), eval, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestMaterialUtilityLeavesDoomedRing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := NewMCTS(term, EvalSearchConfig(400), eval, 1)
+			m, err := NewMCTS(term, mcts.PlayConfig(400), eval, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -141,7 +141,7 @@ func TestForcedMoveNotSearched(t *testing.T) {
 	// forfeit (the 4x4 board of the referee's endless games).
 	full := gone + "/" + gone + "/    X O O X/    O O O @/    O O @ @/    X @ @ X/" + gone + "/" + gone
 	for _, reuse := range []bool{false, true} {
-		cfg := EvalSearchConfig(50)
+		cfg := mcts.PlayConfig(50)
 		cfg.ReuseTree = reuse
 		ev := &countingEvaluator{}
 		m, err := NewMCTS("test", cfg, ev, 1)

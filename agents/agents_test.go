@@ -16,6 +16,7 @@ import (
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/java"
+	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/python"
 )
 
@@ -329,5 +330,39 @@ func TestShippedManifestsHaveNoMachinePaths(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 		walk("", m)
+	}
+}
+
+// TestShippedManifestSearch: the shipped manifests' search objects load
+// into the settings they were written with (mcts.ShippedAgentSettings, at
+// 800 simulations for Squatter), and a manifest re-encodes byte for byte.
+func TestShippedManifestSearch(t *testing.T) {
+	squatter := mcts.ShippedAgentSettings()
+	squatter.Simulations = 800
+	for _, tc := range []struct {
+		name string
+		want mcts.Settings
+	}{
+		{"wyb", mcts.ShippedAgentSettings()},
+		{"squatter6", squatter},
+	} {
+		m, err := agents.Manifest(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (neural.Settings{Settings: tc.want}); m.Search != want {
+			t.Errorf("%s: search %+v\nwant %+v", tc.name, m.Search, want)
+		}
+		enc, err := m.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := os.ReadFile(filepath.Join(tc.name, neural.ManifestName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(enc, file) {
+			t.Errorf("%s: the manifest changes through DecodeManifest and Encode:\n%s", tc.name, enc)
+		}
 	}
 }

@@ -199,42 +199,6 @@ type PlayoutCapConfig struct {
 	CheapSimulations int `yaml:"cheap_simulations"`
 }
 
-// DefaultConfig returns AlphaZero-like settings for PUCT mode, with tree
-// reuse, Leela/KataGo-style first-play urgency and mctx's Gumbel defaults
-// ready for ModeGumbel.
-func DefaultConfig() Config {
-	return Config{
-		Mode:             ModePUCT,
-		Simulations:      200,
-		LeavesInFlight:   1,
-		VirtualLoss:      1,
-		CPUCT:            1.25,
-		CPUCTBase:        19652,
-		FPUMode:          FPUReduction,
-		FPUReduction:     0.25,
-		RootFPUReduction: 0.1,
-		FPUValue:         0,
-		DirichletAlpha:   0.3,
-		DirichletEpsilon: 0.25,
-		Temperature:      1,
-		TemperatureMoves: 10,
-		FinalTemperature: 0,
-		ReuseTree:        true,
-		Gumbel: GumbelConfig{
-			MaxConsideredActions: 16,
-			Scale:                1,
-			CVisit:               50,
-			CScale:               1,
-			Interior:             InteriorImprovedPolicy,
-		},
-		PlayoutCap: PlayoutCapConfig{
-			Enabled:          false,
-			FullProbability:  0.25,
-			CheapSimulations: 32,
-		},
-	}
-}
-
 // Validate checks every field and returns an error naming the first bad one.
 func (c Config) Validate() error {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -134,7 +134,7 @@ func (t *trainer) refreshAgent(step int64) error {
 		Checkpoint: src,
 		Out:        rundir.Run{Dir: t.opts.Dir}.Agent(),
 		Force:      true,
-		Search:     t.cfg.Agent.Settings(),
+		Search:     t.cfg.Agent.NeuralSettings(),
 		ServeArgs:  serveArgs,
 		Provenance: prov,
 	})

@@ -156,12 +156,13 @@ type EvalConfig struct {
 	// Games is the number of games per opponent (even, so colours
 	// balance). Default 20.
 	Games int `yaml:"games"`
-	// Simulations is the network player's search budget per move.
-	// Default 32.
-	Simulations int `yaml:"simulations"`
-	// Mode is the network player's search, "gumbel" or "puct" (with no
-	// noise and no temperature either way). Default gumbel.
-	Mode mcts.Mode `yaml:"mode"`
+	// Settings are the network player's search (simulations, mode,
+	// move_time, leaves_in_flight, c_puct, reuse_tree, max_nodes, solver,
+	// policy_temperature), with no noise and no temperature. Default
+	// mcts.EvalSettings: Gumbel, 32 simulations, no tree reuse;
+	// leaves_in_flight 0 takes the self-play search's (see
+	// Config.EvalSettings).
+	mcts.Settings `yaml:",inline"`
 	// Opponents are agent specs (see "zerokit play -h": random, greedy,
 	// alphabeta:depth=2, ...) or "previous", the previous checkpoint.
 	// Default [previous, random, greedy, alphabeta:depth=2].
@@ -175,19 +176,23 @@ type EvalConfig struct {
 	ParallelGames int `yaml:"parallel_games"`
 }
 
+// EvalSettings returns the search of the evaluation matches' network
+// player: the eval section's settings, with the self-play search's leaves
+// in flight when eval.leaves_in_flight is 0.
+func (c Config) EvalSettings() mcts.Settings {
+	s := c.Eval.Settings
+	if s.LeavesInFlight == 0 {
+		s.LeavesInFlight = c.Search.LeavesInFlight
+	}
+	return s
+}
+
 // PreviousOpponent is the opponent name for the previous checkpoint.
 const PreviousOpponent = "previous"
 
 // DefaultConfig returns the defaults of every key: Watch Your Back! with a
 // small network and Gumbel search suited to two CPU cores.
 func DefaultConfig() Config {
-	search := mcts.DefaultConfig()
-	search.Mode = mcts.ModeGumbel
-	search.Simulations = 24
-	search.LeavesInFlight = 4
-	search.Gumbel.MaxConsideredActions = 16
-	search.TemperatureMoves = 0
-	search.PlayoutCap = mcts.PlayoutCapConfig{Enabled: true, FullProbability: 0.25, CheapSimulations: 6}
 	m := torch.DefaultConfig()
 	m.Blocks, m.Channels, m.PolicyChannels, m.ValueChannels, m.ValueHidden = 3, 32, 4, 16, 64
 	opt := torch.DefaultTrainConfig()
@@ -209,7 +214,7 @@ func DefaultConfig() Config {
 		Game:      games.DefaultConfig("wyb"),
 		Model:     m,
 		Optimizer: opt,
-		Search:    search,
+		Search:    mcts.SelfPlayConfig(),
 		Batcher:   mcts.BatcherConfig{MaxBatch: 128, MaxWait: 2 * time.Millisecond, MinBatch: 32},
 		SelfPlay:  selfplay.Config{ParallelGames: 48, CacheSize: 1 << 16, Workers: 2},
 		Buffer:    buf,
@@ -226,8 +231,7 @@ func DefaultConfig() Config {
 		Eval: EvalConfig{
 			Every:         2000,
 			Games:         20,
-			Simulations:   32,
-			Mode:          mcts.ModeGumbel,
+			Settings:      mcts.EvalSettings(),
 			Opponents:     []string{PreviousOpponent, "random", "greedy", "alphabeta:depth=2"},
 			OpeningMoves:  2,
 			ParallelGames: 16,
@@ -345,12 +349,15 @@ func (c Config) Validate() error {
 		return fmt.Errorf("eval.games = %d: want an even number >= 2 (colours alternate)", e.Games)
 	case e.Simulations < 1:
 		return fmt.Errorf("eval.simulations = %d: want at least 1", e.Simulations)
-	case e.Mode != mcts.ModeGumbel && e.Mode != mcts.ModePUCT:
-		return fmt.Errorf("eval.mode = %q: want %q or %q", e.Mode, mcts.ModeGumbel, mcts.ModePUCT)
 	case e.OpeningMoves < 0:
 		return fmt.Errorf("eval.opening_moves = %d: want a value >= 0", e.OpeningMoves)
 	case e.ParallelGames < 1 || e.ParallelGames > 1024:
 		return fmt.Errorf("eval.parallel_games = %d: want a value in [1, 1024]", e.ParallelGames)
+	case e.LeavesInFlight < 0:
+		return fmt.Errorf("eval.leaves_in_flight = %d: want a value >= 0 (0: the search's)", e.LeavesInFlight)
+	}
+	if err := c.EvalSettings().Validate(); err != nil {
+		return fmt.Errorf("eval: %w", err)
 	}
 	game, err := games.New(c.Game)
 	if err != nil {

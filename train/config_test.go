@@ -6,6 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/mcts"
 )
 
 func TestConfigFilesLoad(t *testing.T) {
@@ -339,5 +343,76 @@ func TestResumeConfig(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSearchSettingsSections checks the search that each configuration's
+// evaluation player and agent get: the presets of package mcts with the
+// file's keys on top, the evaluation player taking the self-play search's
+// leaves in flight unless eval.leaves_in_flight is set.
+func TestSearchSettingsSections(t *testing.T) {
+	eval := func(sims, leaves int) mcts.Settings {
+		s := mcts.EvalSettings()
+		s.Simulations, s.LeavesInFlight = sims, leaves
+		return s
+	}
+	squatterAgent := mcts.ShippedAgentSettings()
+	squatterAgent.Simulations = 800
+	for _, tc := range []struct {
+		name, path, text string
+		search           int // self-play simulations
+		eval, agent      mcts.Settings
+		gameTime         time.Duration
+	}{
+		{name: "default", search: 24, eval: eval(32, 4), agent: mcts.ShippedAgentSettings(), gameTime: 55 * time.Second},
+		{name: "wyb", path: "../configs/wyb.yaml", search: 24, eval: eval(32, 4), agent: mcts.ShippedAgentSettings(), gameTime: 55 * time.Second},
+		{name: "wyb-tiny", path: "../configs/wyb-tiny.yaml", search: 8, eval: eval(8, 2), agent: mcts.ShippedAgentSettings(), gameTime: 55 * time.Second},
+		{name: "squatter6", path: "../configs/squatter6.yaml", search: 32, eval: eval(32, 4), agent: squatterAgent},
+		{name: "eval keys", text: "search:\n  leaves_in_flight: 2\neval:\n  leaves_in_flight: 8\n  move_time: 250ms\n  solver: true\n  c_puct: 2\n",
+			search: 24, eval: mcts.Settings{Simulations: 32, MoveTime: mcts.Duration(250 * time.Millisecond), Mode: mcts.ModeGumbel, LeavesInFlight: 8, CPUCT: 2, Solver: true},
+			agent: mcts.ShippedAgentSettings(), gameTime: 55 * time.Second},
+		{name: "agent keys", text: "agent:\n  simulations: 0\n  move_time: 2s\n  leaves_in_flight: 2\n  reuse_tree: false\n  policy_temperature: 1.5\n  game_time: 0s\n",
+			search: 24, eval: eval(32, 4),
+			agent: mcts.Settings{MoveTime: mcts.Duration(2 * time.Second), Mode: mcts.ModePUCT, LeavesInFlight: 2, CPUCT: 1.25, MaxNodes: mcts.AgentMaxNodes, Solver: true, PolicyTemperature: 1.5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			var err error
+			switch {
+			case tc.path != "":
+				cfg, err = LoadConfig(tc.path)
+			case tc.text != "":
+				cfg, err = ParseConfig("test.yaml", []byte(tc.text))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Search.Simulations != tc.search {
+				t.Errorf("search.simulations = %d, want %d", cfg.Search.Simulations, tc.search)
+			}
+			if got := cfg.EvalSettings(); got != tc.eval {
+				t.Errorf("EvalSettings() = %+v\nwant %+v", got, tc.eval)
+			}
+			if got := cfg.Agent.NeuralSettings(); got != (neural.Settings{Settings: tc.agent}) {
+				t.Errorf("agent settings %+v\nwant %+v", got, tc.agent)
+			}
+			if cfg.Agent.GameTime != tc.gameTime {
+				t.Errorf("agent.game_time = %v, want %v", cfg.Agent.GameTime, tc.gameTime)
+			}
+		})
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"eval:\n  leaves_in_flight: -1\n", "eval.leaves_in_flight"},
+		{"eval:\n  leaves_in_flight: 1000\n", "leaves_in_flight"},
+		{"eval:\n  move_time: soon\n", "line 2"},
+		{"eval:\n  c_puct: 0\n", "c_puct"},
+		{"agent:\n  c_puct: -1\n", "c_puct"},
+		{"agent:\n  leaves_in_flight: 0\n", "leaves_in_flight"},
+		{"eval:\n  mode: minimax\n", "mode"},
+		{"eval:\n  simulations: 0\n  move_time: 1s\n", "eval.simulations"},
+	} {
+		if _, err := ParseConfig("test.yaml", []byte(tc.text)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one naming %s", tc.text, err, tc.want)
+		}
 	}
 }

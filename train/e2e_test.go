@@ -257,7 +257,9 @@ func TestEndToEnd(t *testing.T) {
 		if ck.Step != 80 || len(ck.Config) == 0 {
 			t.Fatalf("checkpoint metadata: step %d, %d config bytes", ck.Step, len(ck.Config))
 		}
-		p, err := NewNetPlayer("net", ck.Net, game, cfg.Search, cfg.Eval.Mode, 8, 8, 2)
+		search := cfg.EvalSettings()
+		search.Simulations = 8
+		p, err := NewNetPlayer("net", ck.Net, game, search, 8, 2)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -57,18 +56,12 @@ type AveragingConfig struct {
 // begun, else the newest checkpoint. "net:path=RUN" and "zerokit play -run
 // RUN" play it.
 type AgentConfig struct {
-	// Simulations is the search budget per move (0: no limit, needs
-	// move_time). Default 2000.
-	Simulations int `yaml:"simulations"`
-	// MoveTime caps the thinking time per move (0: none). Default 1s.
-	MoveTime time.Duration `yaml:"move_time"`
-	// Mode is the search, puct or gumbel. Default puct.
-	Mode mcts.Mode `yaml:"mode"`
-	// Solver runs MCTS-Solver in the agent's search. Default true.
-	Solver bool `yaml:"solver"`
-	// MaxNodes ends a search once its tree holds this many nodes, bounding
-	// the agent's memory (0: no limit). Default 200000.
-	MaxNodes int `yaml:"max_nodes"`
+	// Settings are the agent's search (simulations, move_time, mode,
+	// leaves_in_flight, c_puct, reuse_tree, max_nodes, solver,
+	// policy_temperature). Default mcts.ShippedAgentSettings: PUCT, 2000
+	// simulations capped at 1s per move, MCTS-Solver, at most 200000
+	// nodes.
+	mcts.Settings `yaml:",inline"`
 	// GameTime is the Python adapter's thinking budget per game, for the
 	// course referee's 60 s (0: none). Default 55s.
 	GameTime time.Duration `yaml:"game_time"`
@@ -82,17 +75,20 @@ const AgentDir = rundir.RunAgent
 const AverageFile = rundir.AverageFile
 
 // DefaultAgentConfig returns the defaults of the agent section: the search
-// of the best measured Watch Your Back! agent (PUCT, 2,000 simulations
-// capped at 1 s per move, MCTS-Solver).
+// of the best measured Watch Your Back! agent (mcts.ShippedAgentSettings)
+// and DefaultGameTime.
 func DefaultAgentConfig() AgentConfig {
-	return AgentConfig{Simulations: 2000, MoveTime: time.Second, Mode: mcts.ModePUCT, Solver: true, MaxNodes: 200_000, GameTime: 55 * time.Second}
+	return AgentConfig{Settings: mcts.ShippedAgentSettings(), GameTime: DefaultGameTime}
 }
 
-// Settings returns the agent's search settings.
-func (a AgentConfig) Settings() neural.Settings {
-	s := neural.DefaultSettings()
-	s.Simulations, s.MoveTime, s.Mode, s.Solver, s.MaxNodes = a.Simulations, neural.Duration(a.MoveTime), a.Mode, a.Solver, a.MaxNodes
-	return s
+// DefaultGameTime is the default agent.game_time: the course referee's
+// 60 s per game less a margin.
+const DefaultGameTime = 55 * time.Second
+
+// NeuralSettings returns the agent's search settings as a network agent's
+// (with the game's tablebase, without material or symmetries).
+func (a AgentConfig) NeuralSettings() neural.Settings {
+	return neural.Settings{Settings: a.Settings}
 }
 
 // validateRecipe checks the stages, averaging and agent sections.
@@ -126,19 +122,10 @@ func (c Config) validateRecipe() error {
 		return fmt.Errorf("averaging.every = %d: want a multiple of checkpoint.every (%d)", a.Every, c.Checkpoint.Every)
 	}
 	g := c.Agent
-	switch {
-	case g.Simulations < 0:
-		return fmt.Errorf("agent.simulations = %d: want a value >= 0", g.Simulations)
-	case g.MoveTime < 0:
-		return fmt.Errorf("agent.move_time = %v: want a value >= 0", g.MoveTime)
-	case g.Simulations == 0 && g.MoveTime == 0:
-		return errors.New("agent: simulations 0 (no limit) needs a move_time")
-	case g.MaxNodes < 0:
-		return fmt.Errorf("agent.max_nodes = %d: want a value >= 0", g.MaxNodes)
-	case g.GameTime < 0:
+	if g.GameTime < 0 {
 		return fmt.Errorf("agent.game_time = %v: want a value >= 0", g.GameTime)
 	}
-	if err := g.Settings().Validate(); err != nil {
+	if err := g.NeuralSettings().Validate(); err != nil {
 		return fmt.Errorf("agent: %w", err)
 	}
 	return nil

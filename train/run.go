@@ -862,7 +862,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 		defer ck.Net.Close()
 		net, label = ck.Net, fmt.Sprintf("step%d-avg%d", ck.Step, len(ck.AveragedSteps))
 	}
-	cur, err := NewNetPlayer(label, net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
+	cur, err := NewNetPlayer(label, net, t.game, cfg.EvalSettings(), cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
 	if err != nil {
 		return err
 	}
@@ -954,7 +954,7 @@ func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64)
 	}
 	defer ck.Net.Close()
 	cfg := t.eff
-	p, err := NewNetPlayer(fmt.Sprintf("step%d", prev), ck.Net, t.game, cfg.Search, cfg.Eval.Mode, cfg.Eval.Simulations, cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
+	p, err := NewNetPlayer(fmt.Sprintf("step%d", prev), ck.Net, t.game, cfg.EvalSettings(), cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
 	if err != nil {
 		return arena.Result{}, 0, false, err
 	}

@@ -35,7 +35,7 @@ func (n *Network) NewAgent(s Settings, seed uint64) (*Agent, error) {
 		return nil, fmt.Errorf("agent %s: %w", n.info.Name, err)
 	}
 	name := n.info.Name + "-" + s.Label()
-	m, err := agent.NewMCTS(name, s.SearchConfig(), eval, seed)
+	m, err := agent.NewMCTS(name, s.Config(), eval, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func TestDeadlineStress(t *testing.T) {
 	for _, mode := range []mcts.Mode{mcts.ModePUCT, mcts.ModeGumbel} {
 		for _, budget := range []time.Duration{time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 20 * time.Millisecond} {
 			s := DefaultSettings()
-			s.Mode, s.Simulations, s.MoveTime, s.Solver = mode, 0, Duration(budget), mode == mcts.ModePUCT
+			s.Mode, s.Simulations, s.MoveTime, s.Solver = mode, 0, mcts.Duration(budget), mode == mcts.ModePUCT
 			if mode == mcts.ModeGumbel {
 				s.Simulations = 256 // Gumbel plans for a budget; the time ends the search first
 			}

@@ -65,10 +65,10 @@ func TestPlaysLegalGames(t *testing.T) {
 		opponent agent.Factory
 		workers  int
 	}{
-		{tictactoe.New(), Settings{Simulations: 16, Mode: "puct", LeavesInFlight: 1, CPUCT: 1.25, ReuseTree: true}, agent.RandomFactory(), 0},
-		{tictactoe.New(), Settings{Simulations: 16, Mode: "gumbel", LeavesInFlight: 2, CPUCT: 1.25}, agent.RandomFactory(), 1},
-		{wyb.New(wyb.Options{TurnLimit: 40}), Settings{Simulations: 8, Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true}, agent.RandomFactory(), 0},
-		{wyb.New(wyb.Options{TurnLimit: 40}), Settings{Simulations: 8, Mode: "gumbel", LeavesInFlight: 2, CPUCT: 1.25}, agent.RandomFactory(), 2},
+		{tictactoe.New(), Settings{Settings: mcts.Settings{Simulations: 16, Mode: "puct", LeavesInFlight: 1, CPUCT: 1.25, ReuseTree: true}}, agent.RandomFactory(), 0},
+		{tictactoe.New(), Settings{Settings: mcts.Settings{Simulations: 16, Mode: "gumbel", LeavesInFlight: 2, CPUCT: 1.25}}, agent.RandomFactory(), 1},
+		{wyb.New(wyb.Options{TurnLimit: 40}), Settings{Settings: mcts.Settings{Simulations: 8, Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true}}, agent.RandomFactory(), 0},
+		{wyb.New(wyb.Options{TurnLimit: 40}), Settings{Settings: mcts.Settings{Simulations: 8, Mode: "gumbel", LeavesInFlight: 2, CPUCT: 1.25}}, agent.RandomFactory(), 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name()+"-"+string(tc.settings.Mode), func(t *testing.T) {
@@ -112,7 +112,7 @@ func TestTimeBudget(t *testing.T) {
 	writeCheckpoint(t, path, game, tinyConfig, torch.Metadata{})
 	n := loadNet(t, path, game)
 	s := DefaultSettings()
-	s.Simulations, s.MoveTime = 0, Duration(300*time.Millisecond)
+	s.Simulations, s.MoveTime = 0, mcts.Duration(300*time.Millisecond)
 	a, err := n.NewAgent(s, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -128,13 +128,13 @@ func TestTimeBudget(t *testing.T) {
 	}
 	// A deadline from the caller (the protocol's) also stops it.
 	s.MoveTime = 0
-	s.Simulations = MaxSimulations
+	s.Simulations = mcts.MaxSimulations
 	b, err := n.NewAgent(s, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The deadline is generous so that a loaded machine still completes the
-	// first simulation; the budget of MaxSimulations guarantees truncation.
+	// first simulation; the budget of mcts.MaxSimulations guarantees truncation.
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	if act, err := b.Act(ctx, st); err != nil || !st.IsLegal(act) || !b.LastResult().Truncated {
@@ -194,7 +194,7 @@ func TestLoadSources(t *testing.T) {
 		if info.Step != tc.wantStep || info.Shape != ShapeOf(tc.game) || info.Settings != DefaultSettings() || info.Manifest != nil {
 			t.Errorf("Load(%s, %s): info %+v", tc.path, tc.game.Name(), info)
 		}
-		a, err := n.NewAgent(Settings{Simulations: 4, Mode: "puct", LeavesInFlight: 1, CPUCT: 1}, 1)
+		a, err := n.NewAgent(Settings{Settings: mcts.Settings{Simulations: 4, Mode: "puct", LeavesInFlight: 1, CPUCT: 1}}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,14 +274,14 @@ func TestSpecKind(t *testing.T) {
 	}{
 		{spec: "net:path=" + ckpt, want: DefaultSettings(), wantName: "step3-sims128"},
 		{spec: "net:path=" + ckpt + ",sims=32,time=1s,leaves=4,cpuct=2,mode=gumbel,reuse=0",
-			want: Settings{Simulations: 32, MoveTime: Duration(time.Second), Mode: "gumbel", LeavesInFlight: 4, CPUCT: 2}, wantName: "step3-sims32-1s-gumbel"},
-		{spec: "net:path=" + ckpt + ",sims=0,time=500ms", want: Settings{MoveTime: Duration(500 * time.Millisecond), Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}, wantName: "step3-500ms"},
-		{spec: "net:path=" + ckpt + ",sims=64,material=0.3,mscale=3", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, MaterialWeight: 0.3, MaterialScale: 3},
+			want: Settings{Settings: mcts.Settings{Simulations: 32, MoveTime: mcts.Duration(time.Second), Mode: "gumbel", LeavesInFlight: 4, CPUCT: 2}}, wantName: "step3-sims32-1s-gumbel"},
+		{spec: "net:path=" + ckpt + ",sims=0,time=500ms", want: Settings{Settings: mcts.Settings{MoveTime: mcts.Duration(500 * time.Millisecond), Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}}, wantName: "step3-500ms"},
+		{spec: "net:path=" + ckpt + ",sims=64,material=0.3,mscale=3", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}, MaterialWeight: 0.3, MaterialScale: 3},
 			wantName: "step3-sims64-mat0.3"},
 		{spec: "net:sims=3", wantErr: "path= is required"},
 		{spec: "net:path=" + ckpt + ",material=1", wantErr: "material=1"},
 		{spec: "net:path=" + ckpt + ",mscale=-1", wantErr: "mscale=-1"},
-		{spec: "net:path=" + ckpt + ",sims=64,material=0.3,mterm=eval", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, MaterialWeight: 0.3, MaterialTerm: "eval"},
+		{spec: "net:path=" + ckpt + ",sims=64,material=0.3,mterm=eval", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}, MaterialWeight: 0.3, MaterialTerm: "eval"},
 			wantName: "step3-sims64-mat0.3-eval"},
 		{spec: "net:path=" + ckpt + ",material=0.3,mterm=rollout", wantErr: "material_term"},
 		{spec: "net:path=" + ckpt + ",mterm=eval", wantErr: "set a weight too"},
@@ -291,16 +291,16 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:path=" + ckpt + ",time=soon", wantErr: "time=soon"},
 		{spec: "net:path=" + ckpt + ",mode=alphazero", wantErr: "mode=alphazero"},
 		{spec: "net:path=" + ckpt + ",reuse=2", wantErr: "reuse=2"},
-		{spec: "net:path=" + ckpt + ",sims=64,solver=1", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, Solver: true},
+		{spec: "net:path=" + ckpt + ",sims=64,solver=1", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, Solver: true}},
 			wantName: "step3-sims64-solver"},
 		{spec: "net:path=" + ckpt + ",solver=yes", wantErr: "solver=yes"},
-		{spec: "net:path=" + ckpt + ",sims=64,tb=0", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, NoTablebase: true},
+		{spec: "net:path=" + ckpt + ",sims=64,tb=0", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}, NoTablebase: true},
 			wantName: "step3-sims64-notb"},
 		{spec: "net:path=" + ckpt + ",tb=2", wantErr: "tb=2"},
-		{spec: "net:path=" + ckpt + ",sims=64,sym=1", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, AverageSymmetries: true},
+		{spec: "net:path=" + ckpt + ",sims=64,sym=1", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}, AverageSymmetries: true},
 			wantName: "step3-sims64-sym"},
 		{spec: "net:path=" + ckpt + ",sym=2", wantErr: "sym=2"},
-		{spec: "net:path=" + ckpt + ",sims=64,ptemp=1.4", want: Settings{Simulations: 64, Mode: "puct", LeavesInFlight: DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, PolicyTemperature: 1.4},
+		{spec: "net:path=" + ckpt + ",sims=64,ptemp=1.4", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, PolicyTemperature: 1.4}},
 			wantName: "step3-sims64-ptemp1.4"},
 		{spec: "net:path=" + ckpt + ",ptemp=0.01", wantErr: "policy_temperature"},
 		{spec: "net:path=" + ckpt + ",ptemp=30", wantErr: "ptemp=30"},
@@ -346,9 +346,9 @@ func TestSettingsValidate(t *testing.T) {
 		want string
 	}{
 		{"default", func(*Settings) {}, ""},
-		{"time only", func(s *Settings) { s.Simulations, s.MoveTime = 0, Duration(time.Second) }, ""},
+		{"time only", func(s *Settings) { s.Simulations, s.MoveTime = 0, mcts.Duration(time.Second) }, ""},
 		{"negative sims", func(s *Settings) { s.Simulations = -1 }, "simulations"},
-		{"too many sims", func(s *Settings) { s.Simulations = MaxSimulations + 1 }, "simulations"},
+		{"too many sims", func(s *Settings) { s.Simulations = mcts.MaxSimulations + 1 }, "simulations"},
 		{"negative time", func(s *Settings) { s.MoveTime = -1 }, "move_time"},
 		{"no budget", func(s *Settings) { s.Simulations = 0 }, "no budget"},
 		{"bad mode", func(s *Settings) { s.Mode = "minimax" }, "mode"},
@@ -371,7 +371,7 @@ func TestSettingsValidate(t *testing.T) {
 			t.Errorf("%s: Validate() = %v, want %q", tc.name, err, tc.want)
 		}
 		if err == nil {
-			if cerr := s.SearchConfig().Validate(); cerr != nil {
+			if cerr := s.Config().Validate(); cerr != nil {
 				t.Errorf("%s: search config invalid: %v", tc.name, cerr)
 			}
 		}

@@ -159,10 +159,10 @@ func (p *Pool) factory(game env.Game, path string, params spec.Params) (agent.Fa
 // searchKeys documents the keys of the network kinds but path.
 func searchKeys() map[string]string {
 	return map[string]string{
-		"sims":     fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", DefaultSimulations),
+		"sims":     fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", mcts.AgentSimulations),
 		"time":     "thinking time per move, e.g. 500ms (default: the agent's, else none; 0: none); the protocol's deadline also stops it",
-		"leaves":   fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", DefaultLeavesInFlight),
-		"cpuct":    "PUCT exploration constant (default: the agent's, else 1.25)",
+		"leaves":   fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", mcts.DefaultLeavesInFlight),
+		"cpuct":    fmt.Sprintf("PUCT exploration constant (default: the agent's, else %g)", mcts.AgentSettings().CPUCT),
 		"mode":     "search: puct or gumbel (default: the agent's, else puct)",
 		"reuse":    "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
 		"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
@@ -183,7 +183,7 @@ func searchKeys() map[string]string {
 func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	s := base
 	var err error
-	if s.Simulations, err = p.Int("sims", s.Simulations, 0, MaxSimulations); err != nil {
+	if s.Simulations, err = p.Int("sims", s.Simulations, 0, mcts.MaxSimulations); err != nil {
 		return Settings{}, err
 	}
 	if p.Has("time") {
@@ -195,9 +195,9 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 		if perr != nil || d < 0 {
 			return Settings{}, fmt.Errorf("agent %s: time=%s: want a duration such as 500ms or 2s, or 0 for none", p.Kind(), v)
 		}
-		s.MoveTime = Duration(d)
+		s.MoveTime = mcts.Duration(d)
 	}
-	if s.LeavesInFlight, err = p.Int("leaves", s.LeavesInFlight, 1, MaxLeavesInFlight); err != nil {
+	if s.LeavesInFlight, err = p.Int("leaves", s.LeavesInFlight, 1, mcts.MaxLeavesInFlight); err != nil {
 		return Settings{}, err
 	}
 	if s.CPUCT, err = p.Float("cpuct", s.CPUCT, 1e-6, 1e6); err != nil {

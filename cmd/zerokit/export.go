@@ -42,11 +42,6 @@ Then play it with any command's agent spec net:path=DIR (optionally
 flags:
 `
 
-// defaultExportMaxNodes is export's default tree size limit: it keeps an
-// exported agent's process under the course's 100 MB (see the README's
-// figures) whatever its time budget.
-const defaultExportMaxNodes = 200_000
-
 // runExport implements "zerokit export".
 func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	def := neural.DefaultSettings()
@@ -64,7 +59,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	solver := fs.Bool("solver", def.Solver, "run MCTS-Solver: find game-ending moves one move ahead, play proven wins, avoid proven losses")
 	ptemp := fs.Float64("policy-temp", def.PolicyTemperature, "policy temperature T: the search uses the network's priors P^(1/T), renormalised (0 or 1: unchanged; above 1: flatter)")
 	sym := fs.Bool("sym", def.AverageSymmetries, "average the network's outputs over the board's symmetries (Watch Your Back!: the left-right mirror), one network call per symmetry")
-	maxNodes := fs.Int("max-nodes", defaultExportMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
+	maxNodes := fs.Int("max-nodes", mcts.AgentMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
 	material := fs.Float64("material", 0, "weight in [0, 1) of the material balance blended into the search's leaf values (0: the network's value alone)")
 	materialTerm := fs.String("material-term", "", "what -material blends in: "+agent.TermHelp+" (default "+agent.TermMaterial+")")
 	materialScale := fs.Float64("material-scale", 0, "material lead worth tanh(1) of the material term (0: the default, 2)")
@@ -80,11 +75,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fs.Usage()
 		return errors.New("-out is required")
 	}
-	search := neural.Settings{
-		Simulations: *sims, MoveTime: neural.Duration(*moveTime), Mode: mcts.Mode(*mode),
-		LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, AverageSymmetries: *sym, PolicyTemperature: *ptemp,
-		MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm,
-	}
+	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, PolicyTemperature: *ptemp}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm}
 	var ckpt string
 	var prov *neural.Provenance
 	var source *neural.Source

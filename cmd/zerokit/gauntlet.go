@@ -14,6 +14,7 @@ import (
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/arena/elo"
 	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/plots"
 	"github.com/zerokit/zerokit/rundir"
 )
@@ -54,7 +55,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	players := fs.String("players", "", "comma-separated agent specs (default with -run: random,greedy,alphabeta:depth=2; else required)")
 	runDir := fs.String("run", "", "training run `directory` whose checkpoints to rate")
-	netParams := fs.String("net", "sims=64", "search parameters of the checkpoints' net: specs")
+	netParams := fs.String("net", fmt.Sprintf("sims=%d", mcts.GauntletSimulations), "search parameters of the checkpoints' net: specs")
 	maxCkpt := fs.Int("max-checkpoints", 8, "rate at most this many checkpoints of -run, evenly spaced (0: all)")
 	nGames := fs.Int("games", 20, "games per pairing")
 	parallel := fs.Int("parallel", 1, "games played at the same time")

@@ -17,6 +17,7 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
 )
@@ -74,7 +75,7 @@ func TestExportCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := neural.Settings{Simulations: 16, MoveTime: neural.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true, MaxNodes: defaultExportMaxNodes, MaterialWeight: 0.3, MaterialTerm: "eval", Solver: true, AverageSymmetries: true, PolicyTemperature: 1.5}
+	want := neural.Settings{Settings: mcts.Settings{Simulations: 16, MoveTime: mcts.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true, MaxNodes: mcts.AgentMaxNodes, Solver: true, PolicyTemperature: 1.5}, MaterialWeight: 0.3, MaterialTerm: "eval", AverageSymmetries: true}
 	if m.Search != want || m.Source.Step != 9 || !strings.HasSuffix(m.Source.Checkpoint, "step-000000009.ckpt") {
 		t.Errorf("manifest %+v", m)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/torch"
 )
 
@@ -61,7 +62,7 @@ func TestExportRoundTrip(t *testing.T) {
 	out := filepath.Join(dir, "our_agent")
 	created := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	search := settings(24)
-	search.MoveTime = neural.Duration(time.Second)
+	search.MoveTime = mcts.Duration(time.Second)
 	m, err := Export(Options{Checkpoint: ckpt, Out: out, Search: search, Binary: "bin/zerokit",
 		ServeArgs: []string{"-game-time", "55s"}, Created: created})
 	if err != nil {
