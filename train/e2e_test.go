@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
@@ -126,7 +127,7 @@ func latestStep(t *testing.T, dir string) int64 {
 // run's positions.
 func batchLoss(t *testing.T, path string, cfg Config, game env.Game, b torch.Batch) float64 {
 	t.Helper()
-	ck, err := torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
+	ck, err := torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: neural.ShapeOf(game)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := 512
-		shape := ShapeOf(game)
+		shape := neural.ShapeOf(game)
 		db := data.Batch{Obs: make([]float32, n*shape.Size()), Policy: make([]float32, n*shape.Actions), Value: make([]float32, n), Mask: make([]float32, n*shape.Actions)}
 		if bc.ValueOnlyPositions {
 			db.PolicyWeight = make([]float32, n)
@@ -249,7 +250,7 @@ func TestEndToEnd(t *testing.T) {
 	})
 
 	t.Run("checkpoint plays legal games", func(t *testing.T) {
-		ck, err := torch.Load(rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}.Path(80), torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
+		ck, err := torch.Load(rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}.Path(80), torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: neural.ShapeOf(game)})
 		if err != nil {
 			t.Fatal(err)
 		}

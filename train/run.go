@@ -17,8 +17,6 @@ import (
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
-	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
@@ -216,7 +214,7 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		t.deadline = t.start.Add(opts.MaxDuration)
 	}
 	defer t.close()
-	if err := t.setup(ctx); err != nil {
+	if err := t.prepare(ctx); err != nil {
 		if ctx.Err() != nil {
 			// Interrupted while loading: nothing new to save.
 			t.log.Info("interrupted during setup", "err", err)
@@ -277,6 +275,9 @@ type trainer struct {
 	// lastIngest when the latest ingestion of games ended.
 	sweep, lastIngest time.Time
 
+	// setup builds the run's networks and self-play; game and shape are
+	// its game and network shape.
+	setup   *Setup
 	game    env.Game
 	shape   torch.Shape
 	store   *gamestore.Store
@@ -321,13 +322,14 @@ func (t *trainer) close() {
 	}
 }
 
-func (t *trainer) setup(ctx context.Context) error {
+func (t *trainer) prepare(ctx context.Context) error {
 	cfg := t.cfg
-	game, err := games.New(cfg.Game)
+	setup, err := NewSetup(cfg)
 	if err != nil {
-		return fmt.Errorf("train: game: %w", err)
+		return err
 	}
-	t.game, t.shape = game, ShapeOf(game)
+	game := setup.Game
+	t.setup, t.game, t.shape = setup, game, setup.Shape
 	t.log.Info("start", "dir", t.opts.Dir, "game", game.Name(), "pid", os.Getpid(), "seed", cfg.Seed,
 		"max_steps", t.opts.MaxSteps, "max_duration", t.opts.MaxDuration)
 
@@ -347,15 +349,12 @@ func (t *trainer) setup(ctx context.Context) error {
 	if err := os.MkdirAll(t.ckpts.Dir, 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	mcfg := cfg.NetConfig()
 	latest, ok, err := t.ckpts.Latest()
 	if err != nil {
 		return err
 	}
 	if ok {
-		ck, err := torch.Load(t.ckpts.Path(latest.Step), torch.Expect{
-			Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: t.shape, Config: &mcfg,
-		})
+		ck, err := setup.Load(t.ckpts.Path(latest.Step))
 		if err != nil {
 			return fmt.Errorf("train: resume: %w", err)
 		}
@@ -378,8 +377,8 @@ func (t *trainer) setup(ctx context.Context) error {
 		}
 		t.resumed = true
 	} else {
-		if t.net, err = torch.New(mcfg, t.shape, cfg.Seed); err != nil {
-			return fmt.Errorf("train: %w", err)
+		if t.net, err = setup.NewNet(); err != nil {
+			return err
 		}
 		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
 			return fmt.Errorf("train: %w", err)
@@ -501,7 +500,7 @@ func (t *trainer) setup(ctx context.Context) error {
 		"window", bs.Window, "params", t.net.NumParams(), "store", t.opts.Store)
 	fmt.Fprintf(t.stderr, "train: %s %s at step %d, %d positions in %s (%d in the window), network %d blocks x %d channels (%d parameters)\n",
 		map[bool]string{true: "resuming", false: "starting"}[t.resumed], t.opts.Dir, t.state.Step,
-		bs.TotalPositions, srcName, bs.Positions, mcfg.Blocks, mcfg.Channels, t.net.NumParams())
+		bs.TotalPositions, srcName, bs.Positions, cfg.NetConfig().Blocks, cfg.NetConfig().Channels, t.net.NumParams())
 	if !ok {
 		// Step 0 is the baseline of the first evaluation against the
 		// previous checkpoint (and, with a store, the workers' first
@@ -523,15 +522,12 @@ func (t *trainer) setupGenerator() error {
 	if t.remote != nil {
 		return nil
 	}
-	cfg, game := t.cfg, t.game
+	cfg := t.cfg
 	nextGame := max(t.store.NextGame(), t.state.NextGame)
 	t.state.NextGame = nextGame
-	partners, err := SparringPartners(game, cfg.SelfPlay)
-	if err != nil {
-		return err
-	}
-	t.gen, err = selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
-		Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame, Sparring: partners,
+	var err error
+	t.gen, err = t.setup.Generator(selfplay.Options{
+		Seed: cfg.Seed, FirstGame: nextGame,
 		OnMove: func(moves int64) {
 			// Advance the bar to moves (capped at its end).
 			if b := t.bar.Load(); b != nil {
@@ -542,10 +538,7 @@ func (t *trainer) setupGenerator() error {
 			}
 		},
 	})
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	return nil
+	return err
 }
 
 // deriveSeed mixes the run seed with a purpose and a number.
@@ -647,7 +640,7 @@ func (t *trainer) loop(ctx context.Context) error {
 // disk (or the run is stopped, keeping every finished game).
 func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 	cfg := t.cfg
-	eval, closeEval, err := NewSelfPlayEvaluator(t.net, t.game, cfg)
+	eval, closeEval, err := t.setup.Evaluator(t.net)
 	if err != nil {
 		return selfplay.Stats{}, err
 	}
@@ -854,8 +847,7 @@ func (t *trainer) evaluate(ctx context.Context) error {
 	// what the evaluation measures.
 	net, label := t.net, fmt.Sprintf("step%d", step)
 	if avgPath := (rundir.Run{Dir: t.opts.Dir}).Average(); fileExists(avgPath) {
-		mcfg := cfg.NetConfig()
-		ck, err := torch.Load(avgPath, torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
+		ck, err := t.setup.Load(avgPath)
 		if err != nil {
 			return fmt.Errorf("train: evaluation: %w", err)
 		}
@@ -947,8 +939,7 @@ func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64)
 	if prev < 0 {
 		return arena.Result{}, 0, false, nil
 	}
-	mcfg := t.cfg.NetConfig()
-	ck, err := torch.Load(t.ckpts.Path(prev), torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
+	ck, err := t.setup.Load(t.ckpts.Path(prev))
 	if err != nil {
 		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation: %w", err)
 	}
@@ -1089,43 +1080,4 @@ func (t *trainer) report(sp selfplay.Stats, tp trainStats, is *ingestStats) erro
 		"train_steps", tp.steps, "buffer", bs.Positions, "samples_per_position", fmt.Sprintf("%.3f", achieved), "owed_steps", t.owedSteps())
 	fmt.Fprintln(t.stderr, msg)
 	return nil
-}
-
-// NewSelfPlayEvaluator returns the evaluator self-play uses with net under
-// cfg: cfg.SelfPlay.Workers batcher workers (single-threaded copies of net
-// when there are several), cfg.Batcher's batching and cfg.SelfPlay's cache.
-// Call closeEval when the games are done: it stops the batcher and frees
-// the copies.
-func NewSelfPlayEvaluator(net *torch.Net, game env.Game, cfg Config) (eval *mcts.NetEvaluator, closeEval func(), err error) {
-	nets, release, err := workerNets(net, cfg.SelfPlay.Workers)
-	if err != nil {
-		return nil, nil, fmt.Errorf("train: self-play networks: %w", err)
-	}
-	e, err := mcts.NewNetEvaluator(nets, game, mcts.NetEvaluatorConfig{Batcher: cfg.Batcher, CacheSize: cfg.SelfPlay.CacheSize, Pad: true})
-	if err != nil {
-		release()
-		return nil, nil, fmt.Errorf("train: %w", err)
-	}
-	return e, func() { e.Close(); release() }, nil
-}
-
-// workerNets returns the networks of a self-play batcher with workers
-// workers: net itself for one worker; otherwise that many single-threaded
-// copies of net, freed by release (after the batcher is closed).
-func workerNets(net *torch.Net, workers int) (nets []mcts.Network, release func(), err error) {
-	if workers <= 1 {
-		return []mcts.Network{net}, func() {}, nil
-	}
-	copies, err := net.Copies(workers, 1)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, c := range copies {
-		nets = append(nets, c)
-	}
-	return nets, func() {
-		for _, c := range copies {
-			c.Close()
-		}
-	}, nil
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,4 +71,26 @@ func selfplayDigest(t *testing.T, dir string) string {
 		t.Fatalf("%d games in %s, want 12", n, dir)
 	}
 	return fmt.Sprintf("%x", h.Sum(nil)[:12])
+}
+
+// TestSelfplayBadCheckpoint: a checkpoint without a configuration, or a
+// file that is no checkpoint, is an error that says so.
+func TestSelfplayBadCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	bare := filepath.Join(dir, "bare.ckpt")
+	writeTinyCheckpoint(t, bare, tictactoe.New(), 1)
+	junk := filepath.Join(dir, "junk.ckpt")
+	if err := os.WriteFile(junk, []byte("not a checkpoint"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{bare, "holds no configuration: give -config"},
+		{junk, "not a readable zerokit checkpoint"},
+		{filepath.Join(dir, "missing.ckpt"), "no such file"},
+	} {
+		_, _, err := runCmd(t, runSelfplay, "-checkpoint", tc.path, "-games", "1", "-out", filepath.Join(dir, "out"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("selfplay -checkpoint %s: %v, want an error containing %q", tc.path, err, tc.want)
+		}
+	}
 }
