@@ -230,7 +230,7 @@ func fileExists(path string) bool {
 // startConfig returns the configuration file a run in dir was started
 // with, from its meta.json ("" when unknown).
 func startConfig(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.MetaFile))
 	if err != nil {
 		return ""
 	}

@@ -2,7 +2,7 @@
 // phases (package selfplay, every game durable on disk as it finishes,
 // package selfplay/gamestore) and training phases (package model/torch) over a
 // replay buffer (package data), with periodic checkpoints and evaluation
-// matches (package arena), in a run directory (package train/rundir) that
+// matches (package arena), in a run directory (package rundir) that
 // a later Run resumes from.
 //
 // An iteration is:

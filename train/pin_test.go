@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 // pinnedConfig is the configuration of TestPinnedRun: everything in it
@@ -77,7 +78,7 @@ func pinnedRun(t *testing.T) (golden, exact string) {
 		fmt.Fprintf(g, format, args...)
 		fmt.Fprintf(e, format, args...)
 	}
-	shards, err := data.ListShards(filepath.Join(dir, GamesDir))
+	shards, err := data.ListShards(filepath.Join(dir, rundir.GamesDir))
 	if err != nil {
 		t.Fatal(err)
 	}

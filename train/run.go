@@ -25,16 +25,6 @@ import (
 	"github.com/zerokit/zerokit/selfplay/gamestore"
 )
 
-// Files and directories of a run directory (defined by package rundir).
-const (
-	ConfigFile     = rundir.ConfigFile
-	MetaFile       = rundir.MetaFile
-	MetricsFile    = rundir.MetricsFile
-	LogFile        = rundir.LogFile
-	CheckpointsDir = rundir.CheckpointsDir
-	GamesDir       = rundir.GamesDir
-)
-
 // Options configures one Run.
 type Options struct {
 	// Dir is the run directory.
@@ -125,7 +115,7 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 			err = rerr
 		}
 	}()
-	logf, err := os.OpenFile(filepath.Join(opts.Dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	logf, err := os.OpenFile(filepath.Join(opts.Dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return sum, fmt.Errorf("train: %w", err)
 	}
@@ -188,7 +178,7 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		return sum, fmt.Errorf("train: the configuration takes its games from workers (train.self_play: %s): give the store's URL with -store", SelfPlayStore)
 	}
 	if remote != nil {
-		text, err := os.ReadFile(filepath.Join(opts.Dir, ConfigFile))
+		text, err := os.ReadFile(filepath.Join(opts.Dir, rundir.ConfigFile))
 		if err != nil {
 			return sum, fmt.Errorf("train: %w", err)
 		}
@@ -334,7 +324,7 @@ func (t *trainer) prepare(ctx context.Context) error {
 		"max_steps", t.opts.MaxSteps, "max_duration", t.opts.MaxDuration)
 
 	if t.remote == nil {
-		store, rec, err := gamestore.Open(filepath.Join(t.opts.Dir, GamesDir))
+		store, rec, err := gamestore.Open(filepath.Join(t.opts.Dir, rundir.GamesDir))
 		if err != nil {
 			return err
 		}
@@ -345,7 +335,7 @@ func (t *trainer) prepare(ctx context.Context) error {
 		}
 	}
 
-	t.ckpts = rundir.Checkpoints{Dir: filepath.Join(t.opts.Dir, CheckpointsDir), KeepLast: cfg.Checkpoint.KeepLast, KeepEvery: cfg.Checkpoint.KeepEvery}
+	t.ckpts = rundir.Checkpoints{Dir: filepath.Join(t.opts.Dir, rundir.CheckpointsDir), KeepLast: cfg.Checkpoint.KeepLast, KeepEvery: cfg.Checkpoint.KeepEvery}
 	if err := os.MkdirAll(t.ckpts.Dir, 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
@@ -446,7 +436,7 @@ func (t *trainer) prepare(ctx context.Context) error {
 	if err := t.setupGenerator(); err != nil {
 		return err
 	}
-	if t.metrics, err = rundir.OpenMetrics(filepath.Join(t.opts.Dir, MetricsFile)); err != nil {
+	if t.metrics, err = rundir.OpenMetrics(filepath.Join(t.opts.Dir, rundir.MetricsFile)); err != nil {
 		return err
 	}
 	t.configPath = t.opts.ConfigPath
