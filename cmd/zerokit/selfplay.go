@@ -96,7 +96,7 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	bar := train.NewProgress(stderr, !*quiet && train.IsTerminal(stderr), int64(*nGames), "self-play", "games")
+	bar := newBar(stderr, !*quiet && isTerminal(stderr), int64(*nGames), "self-play", "games")
 	st, stored, err := gen.RunStored(ctx, eval, ck.Step, selfplay.Stop{Games: *nGames}, store, func(int64, *data.Record) error {
 		bar.Add(1)
 		return nil
