@@ -208,19 +208,6 @@ func procField(path, key string) string {
 	return ""
 }
 
-// phaseLabel is the progress display's description of a phase: the
-// stage, the phase, and the latest evaluation.
-func (t *trainer) phaseLabel(phase string) string {
-	label := phase
-	if t.stage != "" {
-		label = t.stage + ": " + label
-	}
-	if t.lastEval != "" {
-		label += " | eval " + t.lastEval
-	}
-	return label
-}
-
 // fileExists reports whether path names an existing file.
 func fileExists(path string) bool {
 	st, err := os.Stat(path)
@@ -230,7 +217,7 @@ func fileExists(path string) bool {
 // startConfig returns the configuration file a run in dir was started
 // with, from its meta.json ("" when unknown).
 func startConfig(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.MetaFile))
 	if err != nil {
 		return ""
 	}

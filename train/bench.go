@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/data"
-	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
@@ -46,12 +45,12 @@ type ForwardRate struct {
 // d of training steps.
 func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error) {
 	var res BenchResult
-	game, err := games.New(cfg.Game)
+	setup, err := NewSetup(cfg)
 	if err != nil {
 		return res, err
 	}
-	mcfg := cfg.NetConfig()
-	net, err := torch.New(mcfg, ShapeOf(game), cfg.Seed)
+	game := setup.Game
+	net, err := setup.NewNet()
 	if err != nil {
 		return res, err
 	}
@@ -67,18 +66,13 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 	if err != nil {
 		return res, err
 	}
-	play := func(spc selfplay.Config, search mcts.Config, bat mcts.BatcherConfig, keep bool) (selfplay.Stats, error) {
-		nets, release, err := workerNets(net, spc.Workers)
+	play := func(s *Setup, keep bool) (selfplay.Stats, error) {
+		eval, closeEval, err := s.Evaluator(net)
 		if err != nil {
 			return selfplay.Stats{}, err
 		}
-		defer release()
-		eval, err := mcts.NewNetEvaluator(nets, game, mcts.NetEvaluatorConfig{Batcher: bat, CacheSize: spc.CacheSize, Pad: true})
-		if err != nil {
-			return selfplay.Stats{}, err
-		}
-		defer eval.Close()
-		gen, err := selfplay.NewGenerator(game, spc, selfplay.Options{Search: search, Seed: cfg.Seed})
+		defer closeEval()
+		gen, err := s.Generator(selfplay.Options{Seed: cfg.Seed})
 		if err != nil {
 			return selfplay.Stats{}, err
 		}
@@ -98,14 +92,14 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 		}
 		return total, nil
 	}
-	if res.Batched, err = play(cfg.SelfPlay, cfg.Search, cfg.Batcher, true); err != nil {
+	if res.Batched, err = play(setup, true); err != nil {
 		return res, err
 	}
-	one := cfg.SelfPlay
-	one.ParallelGames, one.CacheSize, one.Workers = 1, 0, 1
-	search := cfg.Search
-	search.LeavesInFlight = 1
-	if res.Unbatched, err = play(one, search, mcts.BatcherConfig{MaxBatch: 1}, false); err != nil {
+	one := *setup
+	one.Config.SelfPlay.ParallelGames, one.Config.SelfPlay.CacheSize, one.Config.SelfPlay.Workers = 1, 0, 1
+	one.Config.Search.LeavesInFlight = 1
+	one.Config.Batcher = mcts.BatcherConfig{MaxBatch: 1}
+	if res.Unbatched, err = play(&one, false); err != nil {
 		return res, err
 	}
 	tr, err := torch.NewTrainer(net, cfg.Optimizer)

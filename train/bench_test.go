@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
@@ -16,7 +17,7 @@ import (
 func benchNet(b *testing.B, game env.Game, cfg torch.Config) *torch.Net {
 	b.Helper()
 	cfg.Threads = 2
-	net, err := torch.New(cfg, ShapeOf(game), 1)
+	net, err := torch.New(cfg, neural.ShapeOf(game), 1)
 	if err != nil {
 		b.Fatal(err)
 	}

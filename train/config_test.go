@@ -10,6 +10,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/mcts"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 func TestConfigFilesLoad(t *testing.T) {
@@ -278,10 +279,10 @@ func TestResumeConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(dir, ConfigFile), text, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, rundir.ConfigFile), text, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(dir, MetaFile), []byte(`{"seed": 1}`), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, rundir.MetaFile), []byte(`{"seed": 1}`), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			given := stored
@@ -295,11 +296,11 @@ func TestResumeConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := resolveConfig(dir, gpath)
-			after, rerr := os.ReadFile(filepath.Join(dir, ConfigFile))
+			after, rerr := os.ReadFile(filepath.Join(dir, rundir.ConfigFile))
 			if rerr != nil {
 				t.Fatal(rerr)
 			}
-			meta, merr := os.ReadFile(filepath.Join(dir, MetaFile))
+			meta, merr := os.ReadFile(filepath.Join(dir, rundir.MetaFile))
 			if merr != nil {
 				t.Fatal(merr)
 			}
@@ -318,7 +319,7 @@ func TestResumeConfig(t *testing.T) {
 			if !reflect.DeepEqual(got, given) {
 				t.Fatalf("resolved %+v, want the given configuration", got)
 			}
-			reloaded, err := LoadConfig(filepath.Join(dir, ConfigFile))
+			reloaded, err := LoadConfig(filepath.Join(dir, rundir.ConfigFile))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,7 +2,7 @@
 // phases (package selfplay, every game durable on disk as it finishes,
 // package selfplay/gamestore) and training phases (package model/torch) over a
 // replay buffer (package data), with periodic checkpoints and evaluation
-// matches (package arena), in a run directory (package train/rundir) that
+// matches (package arena), in a run directory (package rundir) that
 // a later Run resumes from.
 //
 // An iteration is:
@@ -35,7 +35,17 @@
 // Reproducibility: the network initialisation, every game's search (seed
 // selfplay.GameSeed(seed, game index)), the replay sampler (seeded from the
 // seed and the step at which the process started) and the evaluation
-// matches derive from Config.Seed. Which network plays which move depends
-// on timing (games pause at phase boundaries), so two runs are not
-// bit-identical.
+// matches derive from Config.Seed. With several games at once, which
+// network plays which move depends on timing (games pause at phase
+// boundaries) and so does the makeup of network batches, so two runs are
+// not bit-identical. With one game, one evaluation game, one leaf in
+// flight, one thread and one batcher worker on the CPU they are:
+// TestPinnedRun checks it, and pins the games and evaluation results of
+// such a run.
+//
+// Structure: run.go is the loop; setup.go (Setup) turns the configuration
+// into networks, the self-play evaluator and generator, for the trainer,
+// the store worker (worker.go) and "zerokit selfplay"; eval.go is the
+// evaluation stage and report.go the reporting stage the loop calls; the
+// trainer reports its phases' progress through Progress and draws nothing.
 package train

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
@@ -45,7 +46,7 @@ func tinyGame(t *testing.T) env.Game {
 // of the shard games and of the pending games.
 func gamesOnDisk(t *testing.T, dir string, game env.Game) (shardSeeds, pendingSeeds []uint64) {
 	t.Helper()
-	gdir := filepath.Join(dir, GamesDir)
+	gdir := filepath.Join(dir, rundir.GamesDir)
 	shards, err := data.ListShards(gdir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
@@ -96,7 +97,7 @@ func unique(t *testing.T, seeds []uint64) map[uint64]bool {
 // metricLines reads metrics.jsonl.
 func metricLines(t *testing.T, dir string) []map[string]any {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, MetricsFile))
+	f, err := os.Open(filepath.Join(dir, rundir.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func metricLines(t *testing.T, dir string) []map[string]any {
 
 func latestStep(t *testing.T, dir string) int64 {
 	t.Helper()
-	l, ok, err := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir), KeepLast: 1}.Latest()
+	l, ok, err := rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir), KeepLast: 1}.Latest()
 	if err != nil || !ok {
 		t.Fatalf("no latest checkpoint: ok=%v err=%v", ok, err)
 	}
@@ -126,7 +127,7 @@ func latestStep(t *testing.T, dir string) int64 {
 // run's positions.
 func batchLoss(t *testing.T, path string, cfg Config, game env.Game, b torch.Batch) float64 {
 	t.Helper()
-	ck, err := torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
+	ck, err := torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: neural.ShapeOf(game)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestEndToEnd(t *testing.T) {
 	if sum.StartStep != 0 || sum.Step != 80 || sum.Resumed || sum.Games == 0 || !strings.Contains(sum.Stopped, "step 80") {
 		t.Fatalf("first run: %+v", sum)
 	}
-	for _, f := range []string{ConfigFile, MetaFile, MetricsFile, LogFile, "lock", "checkpoints/latest.json"} {
+	for _, f := range []string{rundir.ConfigFile, rundir.MetaFile, rundir.MetricsFile, rundir.LogFile, "lock", "checkpoints/latest.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("run directory lacks %s: %v", f, err)
 		}
@@ -175,7 +176,7 @@ func TestEndToEnd(t *testing.T) {
 	if meta := readMeta(t, dir); meta["device"] != torch.DeviceName(auto) {
 		t.Errorf("meta.json device %v, want %s", meta["device"], torch.DeviceName(auto))
 	}
-	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
+	cfg, err := LoadConfig(filepath.Join(dir, rundir.ConfigFile))
 	if err != nil {
 		t.Fatalf("stored config: %v", err)
 	}
@@ -223,11 +224,11 @@ func TestEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := buf.Load(ctx, filepath.Join(dir, GamesDir)); err != nil {
+		if _, err := buf.Load(ctx, filepath.Join(dir, rundir.GamesDir)); err != nil {
 			t.Fatal(err)
 		}
 		n := 512
-		shape := ShapeOf(game)
+		shape := neural.ShapeOf(game)
 		db := data.Batch{Obs: make([]float32, n*shape.Size()), Policy: make([]float32, n*shape.Actions), Value: make([]float32, n), Mask: make([]float32, n*shape.Actions)}
 		if bc.ValueOnlyPositions {
 			db.PolicyWeight = make([]float32, n)
@@ -239,7 +240,7 @@ func TestEndToEnd(t *testing.T) {
 		for i, m := range db.Mask {
 			mb.Legal[i] = m != 0
 		}
-		ck := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}
+		ck := rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir)}
 		initial := batchLoss(t, ck.Path(0), cfg, game, mb)
 		final := batchLoss(t, ck.Path(80), cfg, game, mb)
 		t.Logf("loss on %d positions: initial %.3f, after 80 steps %.3f", n, initial, final)
@@ -249,7 +250,7 @@ func TestEndToEnd(t *testing.T) {
 	})
 
 	t.Run("checkpoint plays legal games", func(t *testing.T) {
-		ck, err := torch.Load(rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}.Path(80), torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: ShapeOf(game)})
+		ck, err := torch.Load(rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir)}.Path(80), torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: neural.ShapeOf(game)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,7 +286,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		after, pending := gamesOnDisk(t, dir, game)
 		// The resumed run counts the first run's games too.
-		cks := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}
+		cks := rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir)}
 		if st, err := readState(cks.StatePath(100)); err != nil || st.Games != int64(len(after)+len(pending)) {
 			t.Errorf("state at step 100: %+v, %v; want %d games", st, err, len(after)+len(pending))
 		}
@@ -321,7 +322,7 @@ func TestEndToEnd(t *testing.T) {
 		// written a game: the run saves, keeps the games and returns nil.
 		ictx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		pending := filepath.Join(dir, GamesDir, "pending")
+		pending := filepath.Join(dir, rundir.GamesDir, "pending")
 		go func() {
 			for ictx.Err() == nil {
 				if entries, _ := os.ReadDir(pending); len(entries) > 0 {
@@ -396,8 +397,8 @@ func TestKillAndResume(t *testing.T) {
 		deadline := time.Now().Add(60 * time.Second)
 		prevPending, shardsAtStart := -1, -1
 		for {
-			shards, _ := data.ListShards(filepath.Join(dir, GamesDir))
-			entries, _ := os.ReadDir(filepath.Join(dir, GamesDir, "pending"))
+			shards, _ := data.ListShards(filepath.Join(dir, rundir.GamesDir))
+			entries, _ := os.ReadDir(filepath.Join(dir, rundir.GamesDir, "pending"))
 			if shardsAtStart < 0 {
 				shardsAtStart = len(shards)
 			}
@@ -411,7 +412,7 @@ func TestKillAndResume(t *testing.T) {
 					break
 				}
 			} else {
-				l, ok, _ := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir)}.Latest()
+				l, ok, _ := rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir)}.Latest()
 				if ok && l.Step >= resumedAt+20 {
 					break
 				}
@@ -492,7 +493,7 @@ func TestTrainChild(t *testing.T) {
 
 func readMeta(t *testing.T, dir string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.MetaFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,63 +1,50 @@
 package train
 
-import (
-	"io"
-	"os"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
-)
-
-// Progress is a progress bar on a terminal, or nothing: a nil *Progress
-// is valid and does nothing.
-type Progress struct {
-	pb *progressbar.ProgressBar
+// Progress shows the progress of a run as it goes (Options.Progress):
+// "zerokit train" draws it as progress bars on a terminal.
+type Progress interface {
+	// Phase starts showing a phase of the run (self-play, training) that
+	// counts up to total units, named by unit ("pos", "steps"), described
+	// by desc. The trainer finishes one phase before it starts the next.
+	Phase(desc string, total int64, unit string) Phase
 }
 
-// IsTerminal reports whether w is a terminal (progress bars are drawn only
-// there).
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+// Phase is the progress of one phase of a run. Its methods may be called
+// from several goroutines at once (self-play games report their moves).
+type Phase interface {
+	// Add advances the phase by n units.
+	Add(n int64)
+	// Describe changes the phase's description.
+	Describe(desc string)
+	// Finish ends the phase (a progress bar is cleared).
+	Finish()
 }
 
-// NewProgress returns a progress bar on w counting up to max in unit
-// (shown with its rate), or nil when not enabled.
-func NewProgress(w io.Writer, enabled bool, max int64, desc, unit string) *Progress {
-	if !enabled || max <= 0 {
-		return nil
+// noPhase is the Phase of a run that shows no progress.
+type noPhase struct{}
+
+func (noPhase) Add(int64)       {}
+func (noPhase) Describe(string) {}
+func (noPhase) Finish()         {}
+
+// phase starts showing a phase of total units (see Progress.Phase); it
+// shows nothing without Options.Progress or units to count.
+func (t *trainer) phase(desc string, total int64, unit string) Phase {
+	if t.opts.Progress == nil || total <= 0 {
+		return noPhase{}
 	}
-	return &Progress{pb: progressbar.NewOptions64(max,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(desc),
-		progressbar.OptionSetItsString(unit),
-		progressbar.OptionShowIts(),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)}
+	return t.opts.Progress.Phase(desc, total, unit)
 }
 
-// Add advances the bar by n.
-func (b *Progress) Add(n int64) {
-	if b != nil {
-		_ = b.pb.Add64(n) // drawing errors only affect the display
+// phaseLabel is the progress display's description of a phase: the
+// stage, the phase, and the latest evaluation.
+func (t *trainer) phaseLabel(phase string) string {
+	label := phase
+	if t.stage != "" {
+		label = t.stage + ": " + label
 	}
-}
-
-// Describe changes the bar's description.
-func (b *Progress) Describe(s string) {
-	if b != nil {
-		b.pb.Describe(s)
+	if t.lastEval != "" {
+		label += " | eval " + t.lastEval
 	}
-}
-
-// Finish completes and clears the bar.
-func (b *Progress) Finish() {
-	if b != nil {
-		_ = b.pb.Finish()
-		_ = b.pb.Clear()
-	}
+	return label
 }

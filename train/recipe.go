@@ -8,7 +8,6 @@ import (
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/rundir"
 )
 
 // Stage is one stage of a run's recipe: from training step FromStep on,
@@ -66,13 +65,6 @@ type AgentConfig struct {
 	// course referee's 60 s (0: none). Default 55s.
 	GameTime time.Duration `yaml:"game_time"`
 }
-
-// AgentDir is the run's agent directory (see AgentConfig).
-const AgentDir = rundir.RunAgent
-
-// AverageFile is the running mean of the weights (see AveragingConfig), a
-// checkpoint without optimizer state.
-const AverageFile = rundir.AverageFile
 
 // DefaultAgentConfig returns the defaults of the agent section: the search
 // of the best measured Watch Your Back! agent (mcts.ShippedAgentSettings)

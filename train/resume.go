@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/rundir"
 )
 
 // resolveConfig loads the run's stored configuration or the given one,
 // writing it (and meta.json) for a new run.
 func resolveConfig(dir, path string) (Config, error) {
-	stored := filepath.Join(dir, ConfigFile)
+	stored := filepath.Join(dir, rundir.ConfigFile)
 	_, statErr := os.Stat(stored)
 	switch {
 	case statErr == nil:
@@ -36,7 +37,7 @@ func resolveConfig(dir, path string) (Config, error) {
 		return resumeConfig(dir, cfg, given, path)
 	case errors.Is(statErr, fs.ErrNotExist):
 		if path == "" {
-			return Config{}, fmt.Errorf("train: %s has no %s: a new run needs a configuration file (-config)", dir, ConfigFile)
+			return Config{}, fmt.Errorf("train: %s has no %s: a new run needs a configuration file (-config)", dir, rundir.ConfigFile)
 		}
 		cfg, err := LoadConfig(path)
 		if err != nil {
@@ -61,7 +62,7 @@ func resolveConfig(dir, path string) (Config, error) {
 		if err != nil {
 			return Config{}, fmt.Errorf("train: %w", err)
 		}
-		if err := atomicfile.WriteFile(filepath.Join(dir, MetaFile), append(meta, '\n'), 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, rundir.MetaFile), append(meta, '\n'), 0o644); err != nil {
 			return Config{}, fmt.Errorf("train: %w", err)
 		}
 		return cfg, nil
@@ -110,7 +111,7 @@ func withAdjustable(stored, given Config) Config {
 // may differ; if some do, the run's config.yaml is replaced by the given
 // configuration and meta.json records the change (time, file, lines).
 func resumeConfig(dir string, stored, given Config, path string) (Config, error) {
-	storedPath := filepath.Join(dir, ConfigFile)
+	storedPath := filepath.Join(dir, rundir.ConfigFile)
 	a, err := stored.Encode()
 	if err != nil {
 		return Config{}, err
@@ -142,7 +143,7 @@ func resumeConfig(dir string, stored, given Config, path string) (Config, error)
 	if err != nil {
 		return Config{}, err
 	}
-	header := fmt.Sprintf("# Effective configuration of this run (from %s at %s, defaults filled in;\n# earlier changes are listed in %s).\n", path, now, MetaFile)
+	header := fmt.Sprintf("# Effective configuration of this run (from %s at %s, defaults filled in;\n# earlier changes are listed in %s).\n", path, now, rundir.MetaFile)
 	if err := atomicfile.WriteFile(storedPath, append([]byte(header), b...), 0o644); err != nil {
 		return Config{}, fmt.Errorf("train: %w", err)
 	}
@@ -215,7 +216,7 @@ func firstDifference(a, b string) string {
 // updateMeta rewrites the run's meta.json in dir (atomically) with the
 // changes edit makes to its fields; a missing file starts empty.
 func updateMeta(dir string, edit func(meta map[string]any)) error {
-	metaPath := filepath.Join(dir, MetaFile)
+	metaPath := filepath.Join(dir, rundir.MetaFile)
 	meta := map[string]any{}
 	if raw, err := os.ReadFile(metaPath); err == nil {
 		if err := json.Unmarshal(raw, &meta); err != nil {

@@ -9,32 +9,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/zerokit/zerokit/agent/neural"
-	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
-	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/arch"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/runstore"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
-)
-
-// Files and directories of a run directory (defined by package rundir).
-const (
-	ConfigFile     = rundir.ConfigFile
-	MetaFile       = rundir.MetaFile
-	MetricsFile    = rundir.MetricsFile
-	LogFile        = rundir.LogFile
-	CheckpointsDir = rundir.CheckpointsDir
-	GamesDir       = rundir.GamesDir
 )
 
 // Options configures one Run.
@@ -51,9 +37,11 @@ type Options struct {
 	// MaxDuration stops this invocation after this much wall time (0: no
 	// limit).
 	MaxDuration time.Duration
-	// Progress draws progress bars on Stderr.
-	Progress bool
-	// Stderr receives one line per iteration (and the progress bars); nil
+	// Progress, when not nil, shows the progress of the self-play and
+	// training phases as they go ("zerokit train" draws it as progress
+	// bars on a terminal).
+	Progress Progress
+	// Stderr receives one line per iteration and per evaluation; nil
 	// discards them.
 	Stderr io.Writer
 	// Store is the URL of the run's store (see package runstore) for a
@@ -127,7 +115,7 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 			err = rerr
 		}
 	}()
-	logf, err := os.OpenFile(filepath.Join(opts.Dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	logf, err := os.OpenFile(filepath.Join(opts.Dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return sum, fmt.Errorf("train: %w", err)
 	}
@@ -190,7 +178,7 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		return sum, fmt.Errorf("train: the configuration takes its games from workers (train.self_play: %s): give the store's URL with -store", SelfPlayStore)
 	}
 	if remote != nil {
-		text, err := os.ReadFile(filepath.Join(opts.Dir, ConfigFile))
+		text, err := os.ReadFile(filepath.Join(opts.Dir, rundir.ConfigFile))
 		if err != nil {
 			return sum, fmt.Errorf("train: %w", err)
 		}
@@ -216,7 +204,7 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		t.deadline = t.start.Add(opts.MaxDuration)
 	}
 	defer t.close()
-	if err := t.setup(ctx); err != nil {
+	if err := t.prepare(ctx); err != nil {
 		if ctx.Err() != nil {
 			// Interrupted while loading: nothing new to save.
 			t.log.Info("interrupted during setup", "err", err)
@@ -255,8 +243,10 @@ type trainer struct {
 	effSet bool
 	// configPath is the configuration file the run was started with.
 	configPath string
-	// evaluations are the latest evaluation's matches against fixed
-	// opponents, recorded in the run's agent.
+	// evals is the evaluation stage; evaluations are the latest
+	// evaluation's matches against fixed opponents, recorded in the run's
+	// agent.
+	evals       *evaluator
 	evaluations []neural.Evaluation
 
 	// remote is the run's store (Options.Store), nil for local self-play,
@@ -277,6 +267,9 @@ type trainer struct {
 	// lastIngest when the latest ingestion of games ended.
 	sweep, lastIngest time.Time
 
+	// setup builds the run's networks and self-play; game and shape are
+	// its game and network shape.
+	setup   *Setup
 	game    env.Game
 	shape   torch.Shape
 	store   *gamestore.Store
@@ -303,9 +296,9 @@ type trainer struct {
 	// lastEval summarises the latest evaluation for the progress display.
 	lastEval string
 
-	// The self-play progress bar and the moves it shows (OnMove calls are
+	// The self-play phase's progress and the moves it shows (OnMove calls are
 	// serialised by the generator).
-	bar   atomic.Pointer[Progress]
+	bar   atomic.Pointer[Phase]
 	moves atomic.Int64
 }
 
@@ -321,18 +314,19 @@ func (t *trainer) close() {
 	}
 }
 
-func (t *trainer) setup(ctx context.Context) error {
+func (t *trainer) prepare(ctx context.Context) error {
 	cfg := t.cfg
-	game, err := games.New(cfg.Game)
+	setup, err := NewSetup(cfg)
 	if err != nil {
-		return fmt.Errorf("train: game: %w", err)
+		return err
 	}
-	t.game, t.shape = game, ShapeOf(game)
+	game := setup.Game
+	t.setup, t.game, t.shape = setup, game, setup.Shape
 	t.log.Info("start", "dir", t.opts.Dir, "game", game.Name(), "pid", os.Getpid(), "seed", cfg.Seed,
 		"max_steps", t.opts.MaxSteps, "max_duration", t.opts.MaxDuration)
 
 	if t.remote == nil {
-		store, rec, err := gamestore.Open(filepath.Join(t.opts.Dir, GamesDir))
+		store, rec, err := gamestore.Open(filepath.Join(t.opts.Dir, rundir.GamesDir))
 		if err != nil {
 			return err
 		}
@@ -343,19 +337,16 @@ func (t *trainer) setup(ctx context.Context) error {
 		}
 	}
 
-	t.ckpts = rundir.Checkpoints{Dir: filepath.Join(t.opts.Dir, CheckpointsDir), KeepLast: cfg.Checkpoint.KeepLast, KeepEvery: cfg.Checkpoint.KeepEvery}
+	t.ckpts = rundir.Checkpoints{Dir: filepath.Join(t.opts.Dir, rundir.CheckpointsDir), KeepLast: cfg.Checkpoint.KeepLast, KeepEvery: cfg.Checkpoint.KeepEvery}
 	if err := os.MkdirAll(t.ckpts.Dir, 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	mcfg := cfg.NetConfig()
 	latest, ok, err := t.ckpts.Latest()
 	if err != nil {
 		return err
 	}
 	if ok {
-		ck, err := torch.Load(t.ckpts.Path(latest.Step), torch.Expect{
-			Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: t.shape, Config: &mcfg,
-		})
+		ck, err := setup.Load(t.ckpts.Path(latest.Step))
 		if err != nil {
 			return fmt.Errorf("train: resume: %w", err)
 		}
@@ -378,8 +369,8 @@ func (t *trainer) setup(ctx context.Context) error {
 		}
 		t.resumed = true
 	} else {
-		if t.net, err = torch.New(mcfg, t.shape, cfg.Seed); err != nil {
-			return fmt.Errorf("train: %w", err)
+		if t.net, err = setup.NewNet(); err != nil {
+			return err
 		}
 		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
 			return fmt.Errorf("train: %w", err)
@@ -447,9 +438,11 @@ func (t *trainer) setup(ctx context.Context) error {
 	if err := t.setupGenerator(); err != nil {
 		return err
 	}
-	if t.metrics, err = rundir.OpenMetrics(filepath.Join(t.opts.Dir, MetricsFile)); err != nil {
+	if t.metrics, err = rundir.OpenMetrics(filepath.Join(t.opts.Dir, rundir.MetricsFile)); err != nil {
 		return err
 	}
+	t.evals = &evaluator{setup: setup, ckpts: t.ckpts, average: rundir.Run{Dir: t.opts.Dir}.Average(),
+		metrics: t.metrics, log: t.log, stderr: t.stderr, revision: t.revision()}
 	t.configPath = t.opts.ConfigPath
 	if t.configPath == "" {
 		t.configPath = startConfig(t.opts.Dir)
@@ -501,7 +494,7 @@ func (t *trainer) setup(ctx context.Context) error {
 		"window", bs.Window, "params", t.net.NumParams(), "store", t.opts.Store)
 	fmt.Fprintf(t.stderr, "train: %s %s at step %d, %d positions in %s (%d in the window), network %d blocks x %d channels (%d parameters)\n",
 		map[bool]string{true: "resuming", false: "starting"}[t.resumed], t.opts.Dir, t.state.Step,
-		bs.TotalPositions, srcName, bs.Positions, mcfg.Blocks, mcfg.Channels, t.net.NumParams())
+		bs.TotalPositions, srcName, bs.Positions, cfg.NetConfig().Blocks, cfg.NetConfig().Channels, t.net.NumParams())
 	if !ok {
 		// Step 0 is the baseline of the first evaluation against the
 		// previous checkpoint (and, with a store, the workers' first
@@ -523,29 +516,23 @@ func (t *trainer) setupGenerator() error {
 	if t.remote != nil {
 		return nil
 	}
-	cfg, game := t.cfg, t.game
+	cfg := t.cfg
 	nextGame := max(t.store.NextGame(), t.state.NextGame)
 	t.state.NextGame = nextGame
-	partners, err := SparringPartners(game, cfg.SelfPlay)
-	if err != nil {
-		return err
-	}
-	t.gen, err = selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
-		Search: cfg.Search, Seed: cfg.Seed, FirstGame: nextGame, Sparring: partners,
+	var err error
+	t.gen, err = t.setup.Generator(selfplay.Options{
+		Seed: cfg.Seed, FirstGame: nextGame,
 		OnMove: func(moves int64) {
 			// Advance the bar to moves (capped at its end).
 			if b := t.bar.Load(); b != nil {
 				if prev := t.moves.Load(); moves > prev && prev < cfg.Train.PositionsPerIteration {
-					b.Add(min(moves, cfg.Train.PositionsPerIteration) - prev)
+					(*b).Add(min(moves, cfg.Train.PositionsPerIteration) - prev)
 					t.moves.Store(moves)
 				}
 			}
 		},
 	})
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	return nil
+	return err
 }
 
 // deriveSeed mixes the run seed with a purpose and a number.
@@ -647,7 +634,7 @@ func (t *trainer) loop(ctx context.Context) error {
 // disk (or the run is stopped, keeping every finished game).
 func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 	cfg := t.cfg
-	eval, closeEval, err := NewSelfPlayEvaluator(t.net, t.game, cfg)
+	eval, closeEval, err := t.setup.Evaluator(t.net)
 	if err != nil {
 		return selfplay.Stats{}, err
 	}
@@ -655,10 +642,10 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 	spCtx, cancel := t.limited(ctx)
 	defer cancel()
 	target := cfg.Train.PositionsPerIteration
-	bar := NewProgress(t.stderr, t.opts.Progress, target, t.phaseLabel(fmt.Sprintf("self-play %d", t.state.Iteration+1)), "pos")
+	bar := t.phase(t.phaseLabel(fmt.Sprintf("self-play %d", t.state.Iteration+1)), target, "pos")
 	defer bar.Finish()
 	t.moves.Store(0)
-	t.bar.Store(bar)
+	t.bar.Store(&bar)
 	defer t.bar.Store(nil)
 	games := 0
 	each := func(index int64, rec *data.Record) error {
@@ -729,7 +716,7 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 		return ts, nil
 	}
 	start := time.Now()
-	bar := NewProgress(t.stderr, t.opts.Progress, steps, t.phaseLabel(fmt.Sprintf("train step %d", t.state.Step)), "steps")
+	bar := t.phase(t.phaseLabel(fmt.Sprintf("train step %d", t.state.Step)), steps, "steps")
 	defer bar.Finish()
 	perStep := float64(t.cfg.Train.BatchSize) / t.cfg.Train.SamplesPerPosition
 	for i := int64(0); i < steps; i++ {
@@ -844,288 +831,12 @@ func (t *trainer) save() error {
 	return t.pushToStore(ctx, step)
 }
 
-// evaluate plays the evaluation matches of the current network and logs
-// them.
+// evaluate runs the evaluation stage on the current network.
 func (t *trainer) evaluate(ctx context.Context) error {
-	cfg := t.eff
-	start := time.Now()
-	step := t.state.Step
-	// Once the run averages its weights, the mean is its agent: that is
-	// what the evaluation measures.
-	net, label := t.net, fmt.Sprintf("step%d", step)
-	if avgPath := (rundir.Run{Dir: t.opts.Dir}).Average(); fileExists(avgPath) {
-		mcfg := cfg.NetConfig()
-		ck, err := torch.Load(avgPath, torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
-		if err != nil {
-			return fmt.Errorf("train: evaluation: %w", err)
-		}
-		defer ck.Net.Close()
-		net, label = ck.Net, fmt.Sprintf("step%d-avg%d", ck.Step, len(ck.AveragedSteps))
-	}
-	cur, err := NewNetPlayer(label, net, t.game, cfg.EvalSettings(), cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
+	res, err := t.evals.run(ctx, t.eff, t.state.Step, t.net, t.trainedBefore+time.Since(t.start).Seconds())
 	if err != nil {
 		return err
 	}
-	defer cur.Close()
-	line := map[string]any{"kind": "eval", "step": step, "time": time.Now().UTC().Format(time.RFC3339), "eval_player": label,
-		"elapsed_s": t.trainedBefore + time.Since(t.start).Seconds()}
-	var parts []string
-	var evals []neural.Evaluation
-	for i, opp := range cfg.Eval.Opponents {
-		var res MatchResult
-		seed := deriveSeed(cfg.Seed, "eval", uint64(step)*64+uint64(i))
-		if opp == PreviousOpponent {
-			r, prevStep, ok, err := t.playPrevious(ctx, cur, seed)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			res = MatchResult{Opponent: opp, Result: r}
-			line["eval_previous_step"] = prevStep
-		} else {
-			f, err := opponentFactory(t.game, opp)
-			if err != nil {
-				return err
-			}
-			r, err := evalMatch(ctx, t.game, cfg.Eval, seed, cur.Factory(), f)
-			if err != nil {
-				return fmt.Errorf("train: evaluation against %s: %w", opp, err)
-			}
-			res = MatchResult{Opponent: opp, Result: r}
-		}
-		key := "eval_" + metricName(opp)
-		score, lo, hi := res.Score()
-		e := res.Result.Estimate()
-		line[key+"_score"] = score
-		line[key+"_score_lo"] = lo
-		line[key+"_score_hi"] = hi
-		line[key+"_elo"] = res.Elo()
-		line[key+"_wins"] = e.Wins
-		line[key+"_draws"] = e.Draws
-		line[key+"_losses"] = e.Losses
-		line[key+"_fallbacks"] = res.Result.FallbacksA // moves whose deadline passed before a search completed
-		parts = append(parts, fmt.Sprintf("%s %.0f%% [%.0f-%.0f]", opp, 100*score, 100*lo, 100*hi))
-		if opp != PreviousOpponent {
-			evals = append(evals, neural.Evaluation{
-				Opponent: opp, Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Score: score, Low: lo, High: hi,
-				Search:  fmt.Sprintf("%s, %s %d simulations", label, cfg.Eval.Mode, cfg.Eval.Simulations),
-				Command: fmt.Sprintf("zerokit train's evaluation at step %d (%d games, %d random opening moves per pair)", step, cfg.Eval.Games, cfg.Eval.OpeningMoves),
-				Time:    time.Now().UTC().Round(time.Second),
-				Commit:  t.revision(),
-			})
-		}
-		t.log.Info("evaluation", "step", step, "opponent", opp, "wins", e.Wins, "draws", e.Draws, "losses", e.Losses,
-			"score", fmt.Sprintf("%.3f", score), "lo", fmt.Sprintf("%.3f", lo), "hi", fmt.Sprintf("%.3f", hi),
-			"fallbacks", res.Result.FallbacksA)
-	}
-	line["eval_seconds"] = time.Since(start).Seconds()
-	if err := t.metrics.Write(line); err != nil {
-		return err
-	}
-	t.evaluations = evals
-	t.lastEval = fmt.Sprintf("step %d %s: %s", step, label, strings.Join(parts, ", "))
-	fmt.Fprintf(t.stderr, "eval step %d, %s (%d games each, %d sims): %s (%.0fs)\n", step, label, cfg.Eval.Games, cfg.Eval.Simulations,
-		strings.Join(parts, ", "), time.Since(start).Seconds())
+	t.evaluations, t.lastEval = res.matches, res.summary
 	return nil
-}
-
-// playPrevious plays the current network against the newest checkpoint
-// older than the current step. ok is false when there is none.
-func (t *trainer) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64) (arena.Result, int64, bool, error) {
-	steps, err := t.ckpts.Steps()
-	if err != nil {
-		return arena.Result{}, 0, false, err
-	}
-	prev := int64(-1)
-	for _, s := range steps {
-		if s < t.state.Step {
-			prev = s
-		}
-	}
-	if prev < 0 {
-		return arena.Result{}, 0, false, nil
-	}
-	mcfg := t.cfg.NetConfig()
-	ck, err := torch.Load(t.ckpts.Path(prev), torch.Expect{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Shape: t.shape, Config: &mcfg})
-	if err != nil {
-		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation: %w", err)
-	}
-	defer ck.Net.Close()
-	cfg := t.eff
-	p, err := NewNetPlayer(fmt.Sprintf("step%d", prev), ck.Net, t.game, cfg.EvalSettings(), cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
-	if err != nil {
-		return arena.Result{}, 0, false, err
-	}
-	defer p.Close()
-	r, err := evalMatch(ctx, t.game, cfg.Eval, seed, cur.Factory(), p.Factory())
-	if err != nil {
-		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation against step %d: %w", prev, err)
-	}
-	return r, prev, true, nil
-}
-
-// metricName turns an opponent spec into a metrics key part.
-func metricName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r >= 'A' && r <= 'Z':
-			b.WriteRune(r - 'A' + 'a')
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
-
-// report writes the iteration's metrics line, log entry and stderr line;
-// is describes a store trainer's ingestion (nil for local self-play).
-func (t *trainer) report(sp selfplay.Stats, tp trainStats, is *ingestStats) error {
-	bs := t.buffer.Stats()
-	p0, p1, dr := sp.Outcomes()
-	line := map[string]any{
-		"kind":            "iteration",
-		"iteration":       t.state.Iteration,
-		"step":            t.state.Step,
-		"time":            time.Now().UTC().Format(time.RFC3339),
-		"elapsed_s":       t.trainedBefore + time.Since(t.start).Seconds(),
-		"games":           sp.Games,
-		"positions":       sp.Positions,
-		"moves":           sp.Searches,
-		"games_total":     bs.TotalGames,
-		"positions_total": bs.TotalPositions,
-		"buffer_size":     bs.Positions,
-		"buffer_window":   bs.Window,
-		"selfplay_s":      sp.Elapsed.Seconds(),
-		"games_per_s":     sp.GamesPerSecond(),
-		"positions_per_s": sp.PositionsPerSecond(),
-		"sims_per_s":      sp.SimulationsPerSecond(),
-		"avg_game_length": sp.MeanLength(),
-		"p0_wins":         p0,
-		"p1_wins":         p1,
-		"draws":           dr,
-		"truncated":       sp.Truncated,
-		"mean_batch":      sp.Eval.MeanBatch(),
-		"forward_share":   sp.ForwardShare(),
-		"cache_hit_rate":  sp.Eval.CacheHitRate(),
-		"train_steps":     tp.steps,
-		"train_s":         (tp.elapsed - tp.evalTime).Seconds(),
-		"eval_s":          tp.evalTime.Seconds(),
-	}
-	if t.stage != "" {
-		line["stage"] = t.stage
-	}
-	stage := ""
-	if t.stage != "" {
-		stage = " [" + t.stage + "]"
-	}
-	msg := fmt.Sprintf("it %d step %d%s: %d games (%.1f/s, %.0f pos/s, %.0f sims/s, len %.0f, W/B/D %.0f/%.0f/%.0f%%, batch %.0f, fwd %.0f%%)",
-		t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), sp.SimulationsPerSecond(),
-		sp.MeanLength(), 100*p0, 100*p1, 100*dr, sp.Eval.MeanBatch(), 100*sp.ForwardShare())
-	// The samples per position achieved so far: the samples drawn over
-	// the sampleable positions that entered the buffer (those not trained
-	// on yet included).
-	achieved := 0.0
-	if bs.TotalPositions > 0 {
-		achieved = float64(t.state.Step) * float64(t.cfg.Train.BatchSize) / float64(bs.TotalPositions)
-	}
-	line["samples_per_position"] = achieved
-	line["owed_steps"] = t.owedSteps()
-	if is != nil {
-		switch {
-		case is.owedAtStart:
-			msg = fmt.Sprintf("it %d step %d%s: training on the positions read before the restart", t.state.Iteration, t.state.Step, stage)
-		default:
-			msg = fmt.Sprintf("it %d step %d%s: %d games from the store (%.1f/s, %.0f pos/s; %s)",
-				t.state.Iteration, t.state.Step, stage, sp.Games, sp.GamesPerSecond(), sp.PositionsPerSecond(), is.describe())
-		}
-		line["shards"] = is.shards
-		line["workers"] = len(is.workers)
-		line["rejected_games"] = is.rejected
-		line["waited_s"] = is.waited.Seconds()
-		line["backlog_shards"] = is.backlog
-		line["skipped_shards"] = is.skipped
-		if is.games > 0 {
-			line["network_lag_steps"] = float64(is.lagSum) / float64(is.games)
-		}
-	}
-	if s := sp.Sparring; s.Games > 0 {
-		line["sparring_games"] = s.Games
-		line["sparring_wins"] = s.Wins
-		line["sparring_draws"] = s.Draws
-		line["sparring_losses"] = s.Losses
-		line["sparring_score"] = s.Score()
-		msg += fmt.Sprintf(", vs %s %d-%d-%d", t.eff.SelfPlay.SparringAgent, s.Wins, s.Draws, s.Losses)
-	}
-	if tp.steps > 0 {
-		n := float64(tp.steps)
-		line["policy_loss"] = tp.policy / n
-		line["value_loss"] = tp.value / n
-		line["total_loss"] = tp.total / n
-		line["grad_norm"] = tp.gradNorm / n
-		line["lr"] = tp.lr
-		line["samples_per_s"] = float64(tp.steps*int64(t.cfg.Train.BatchSize)) / (tp.elapsed - tp.evalTime).Seconds()
-		msg += fmt.Sprintf("; %d steps (%.0f samples/s) policy %.3f value %.3f", tp.steps,
-			line["samples_per_s"], tp.policy/n, tp.value/n)
-	}
-	if tp.probed {
-		line["policy_entropy"] = tp.entropy
-		line["value_accuracy"] = tp.valueAccuracy
-		msg += fmt.Sprintf(" entropy %.2f vacc %.2f", tp.entropy, tp.valueAccuracy)
-	}
-	msg += fmt.Sprintf("; buffer %d/%d", bs.Positions, bs.TotalPositions)
-	if is != nil {
-		msg += fmt.Sprintf("; %.2f samples/position (target %g)", achieved, t.cfg.Train.SamplesPerPosition)
-	}
-	if err := t.metrics.Write(line); err != nil {
-		return err
-	}
-	t.log.Info("iteration", "it", t.state.Iteration, "step", t.state.Step, "games", sp.Games, "positions", sp.Positions,
-		"games_per_s", fmt.Sprintf("%.2f", sp.GamesPerSecond()), "sims_per_s", fmt.Sprintf("%.0f", sp.SimulationsPerSecond()),
-		"train_steps", tp.steps, "buffer", bs.Positions, "samples_per_position", fmt.Sprintf("%.3f", achieved), "owed_steps", t.owedSteps())
-	fmt.Fprintln(t.stderr, msg)
-	return nil
-}
-
-// NewSelfPlayEvaluator returns the evaluator self-play uses with net under
-// cfg: cfg.SelfPlay.Workers batcher workers (single-threaded copies of net
-// when there are several), cfg.Batcher's batching and cfg.SelfPlay's cache.
-// Call closeEval when the games are done: it stops the batcher and frees
-// the copies.
-func NewSelfPlayEvaluator(net *torch.Net, game env.Game, cfg Config) (eval *mcts.NetEvaluator, closeEval func(), err error) {
-	nets, release, err := workerNets(net, cfg.SelfPlay.Workers)
-	if err != nil {
-		return nil, nil, fmt.Errorf("train: self-play networks: %w", err)
-	}
-	e, err := mcts.NewNetEvaluator(nets, game, mcts.NetEvaluatorConfig{Batcher: cfg.Batcher, CacheSize: cfg.SelfPlay.CacheSize, Pad: true})
-	if err != nil {
-		release()
-		return nil, nil, fmt.Errorf("train: %w", err)
-	}
-	return e, func() { e.Close(); release() }, nil
-}
-
-// workerNets returns the networks of a self-play batcher with workers
-// workers: net itself for one worker; otherwise that many single-threaded
-// copies of net, freed by release (after the batcher is closed).
-func workerNets(net *torch.Net, workers int) (nets []mcts.Network, release func(), err error) {
-	if workers <= 1 {
-		return []mcts.Network{net}, func() {}, nil
-	}
-	copies, err := net.Copies(workers, 1)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, c := range copies {
-		nets = append(nets, c)
-	}
-	return nets, func() {
-		for _, c := range copies {
-			c.Close()
-		}
-	}, nil
 }

@@ -47,7 +47,7 @@ func pullFromStore(ctx context.Context, rt *retrier, st *runstore.Store, dir str
 	}); err != nil || !have {
 		return 0, false, err
 	}
-	cks := rundir.Checkpoints{Dir: filepath.Join(dir, CheckpointsDir), KeepLast: 1 << 30}
+	cks := rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir), KeepLast: 1 << 30}
 	if latest, have, err := cks.Latest(); err != nil {
 		return 0, false, err
 	} else if have && latest.Step >= step {
@@ -63,7 +63,7 @@ func pullFromStore(ctx context.Context, rt *retrier, st *runstore.Store, dir str
 	if err := os.MkdirAll(cks.Dir, 0o755); err != nil {
 		return 0, false, fmt.Errorf("train: %w", err)
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, ConfigFile), cfgText, 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, rundir.ConfigFile), cfgText, 0o644); err != nil {
 		return 0, false, fmt.Errorf("train: %w", err)
 	}
 	if err := rt.do(ctx, fmt.Sprintf("download checkpoint %d", step), func(ctx context.Context) error {

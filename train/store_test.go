@@ -311,7 +311,7 @@ func TestStoreTrainerKeepsHistory(t *testing.T) {
 	if sumA.Games != gamesA || gamesA == 0 {
 		t.Errorf("the first trainer's summary says %d games; its iteration lines %d", sumA.Games, gamesA)
 	}
-	metaA, err := os.ReadFile(filepath.Join(root, "a", MetaFile))
+	metaA, err := os.ReadFile(filepath.Join(root, "a", rundir.MetaFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func TestStoreTrainerKeepsHistory(t *testing.T) {
 	if !bytes.HasPrefix(metricsC, metricsA) || len(metricsC) <= len(metricsA) {
 		t.Errorf("the third trainer's metrics (%d bytes) do not continue the run's (%d bytes)", len(metricsC), len(metricsA))
 	}
-	localC, err := os.ReadFile(filepath.Join(root, "c", MetricsFile))
+	localC, err := os.ReadFile(filepath.Join(root, "c", rundir.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +439,7 @@ func TestStoreTrainerSampleRatio(t *testing.T) {
 	if tr.out.find(w+1, "waiting for games") >= 0 || tr.out.find(w+1, "steps (") >= 0 {
 		t.Errorf("the trainer trained after it said it waits:\n%s", &tr.out)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +493,7 @@ func TestStoreTrainerSkipsStaleBacklog(t *testing.T) {
 	if !strings.Contains(tr.out.String(), "oldest unread shards") || !strings.Contains(tr.out.String(), "stale shards skipped") {
 		t.Errorf("the trainer did not say that it skipped shards:\n%s", &tr.out)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/data"
-	"github.com/zerokit/zerokit/env"
-	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/runstore"
 	"github.com/zerokit/zerokit/selfplay"
@@ -148,8 +146,9 @@ type worker struct {
 	store *runstore.Store
 	retry *retrier
 
-	cfg  Config
-	game env.Game
+	// setup is the run's configuration (with Device applied) and what it
+	// builds.
+	setup *Setup
 
 	// The shard being filled: its games, the time of its first game, and
 	// its key once an upload was tried (a retry reuses it).
@@ -172,11 +171,12 @@ func (w *worker) run(ctx context.Context) error {
 	if err != nil || text == nil {
 		return err
 	}
-	if w.cfg, err = ParseConfig(w.store.URL()+"/"+runstore.ConfigKey, text); err != nil {
+	cfg, err := ParseConfig(w.store.URL()+"/"+runstore.ConfigKey, text)
+	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	if w.game, err = games.New(w.cfg.Game); err != nil {
-		return fmt.Errorf("train: %w", err)
+	if w.setup, err = NewSetup(w.withDevice(cfg)); err != nil {
+		return err
 	}
 	var cur runstore.Network
 	if _, err := w.waitFor(ctx, "the trainer's first network", func() ([]byte, error) {
@@ -185,11 +185,9 @@ func (w *worker) run(ctx context.Context) error {
 	}); err != nil || cur.Key == "" {
 		return err
 	}
-	gen, err := selfplay.NewGenerator(w.game, w.cfg.SelfPlay, selfplay.Options{
-		Search: w.cfg.Search, Seed: w.opts.Seed, Worker: int(w.opts.Seed & 0x7fffffff),
-	})
+	gen, err := w.setup.Generator(selfplay.Options{Seed: w.opts.Seed, Worker: int(w.opts.Seed & 0x7fffffff)})
 	if err != nil {
-		return fmt.Errorf("train: %w", err)
+		return err
 	}
 	for {
 		net, err := w.load(ctx, cur)
@@ -237,14 +235,23 @@ func (w *worker) reloadConfig(ctx context.Context) {
 		return
 	}
 	cfg, err := ParseConfig(w.store.URL()+"/"+runstore.ConfigKey, text)
-	if err == nil && (cfg.Game != w.cfg.Game || cfg.Model.WithDefaults() != w.cfg.Model.WithDefaults()) {
+	old := w.setup.Config
+	if err == nil && (cfg.Game != old.Game || cfg.Model.WithDefaults() != old.Model.WithDefaults()) {
 		err = errors.New("it changes the game or the network")
 	}
 	if err != nil {
 		w.log.Warn("keeping the run's previous configuration", "err", err)
 		return
 	}
-	w.cfg = cfg
+	w.setup.Config = w.withDevice(cfg)
+}
+
+// withDevice returns cfg with the device of the worker's options, if any.
+func (w *worker) withDevice(cfg Config) Config {
+	if w.opts.Device != "" {
+		cfg.Device = w.opts.Device
+	}
+	return cfg
 }
 
 // waitFor calls get every poll until it stops failing with ErrNotExist;
@@ -288,13 +295,7 @@ func (w *worker) load(ctx context.Context, n runstore.Network) (*torch.Net, erro
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	mcfg := w.cfg.NetConfig()
-	if w.opts.Device != "" {
-		mcfg.Device = w.opts.Device
-	}
-	ck, err := torch.LoadFrom(n.Key, bytes.NewReader(b), int64(len(b)), torch.Expect{
-		Game: w.game.Name(), EncodingVersion: w.game.EncodingVersion(), Shape: ShapeOf(w.game), Config: &mcfg,
-	})
+	ck, err := w.setup.LoadFrom(n.Key, bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		return nil, fmt.Errorf("train: network %s: %w", n.Key, err)
 	}
@@ -310,15 +311,16 @@ func (w *worker) load(ctx context.Context, n runstore.Network) (*torch.Net, erro
 // play plays games with net (of training step step) until ctx ends or a
 // newer network is published, which it returns.
 func (w *worker) play(ctx context.Context, gen *selfplay.Generator, net *torch.Net, step int64) (runstore.Network, error) {
-	eff, stage := w.cfg.StageAt(step)
-	partners, err := SparringPartners(w.game, eff.SelfPlay)
+	at, stage := w.setup.At(step)
+	partners, err := at.SparringPartners()
 	if err != nil {
 		return runstore.Network{}, err
 	}
-	if err := gen.SetSparring(eff.SelfPlay.SparringAgent, eff.SelfPlay.SparringFraction, partners); err != nil {
+	sp := at.Config.SelfPlay
+	if err := gen.SetSparring(sp.SparringAgent, sp.SparringFraction, partners); err != nil {
 		return runstore.Network{}, fmt.Errorf("train: stage %s: %w", stage, err)
 	}
-	eval, closeEval, err := NewSelfPlayEvaluator(net, w.game, eff)
+	eval, closeEval, err := at.Evaluator(net)
 	if err != nil {
 		return runstore.Network{}, err
 	}

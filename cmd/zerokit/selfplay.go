@@ -9,8 +9,6 @@ import (
 	"io"
 
 	"github.com/zerokit/zerokit/data"
-	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/selfplay"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
 	"github.com/zerokit/zerokit/train"
@@ -56,19 +54,7 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	ck, err := torch.Load(path, torch.Expect{})
-	if err != nil {
-		return err
-	}
-	ck.Net.Close() // reloaded below with the configuration's thread count
-	var cfg train.Config
-	if *configPath != "" {
-		cfg, err = train.LoadConfig(*configPath)
-	} else if len(ck.Config) == 0 {
-		err = fmt.Errorf("checkpoint %s holds no configuration: give -config", path)
-	} else {
-		cfg, err = train.ParseConfig(path+" (embedded configuration)", ck.Config)
-	}
+	cfg, err := train.CheckpointRunConfig(path, *configPath)
 	if err != nil {
 		return err
 	}
@@ -81,16 +67,14 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			cfg.Search.PlayoutCap.Enabled = false
 		}
 	}
-	game, err := games.New(cfg.Game)
-	if err != nil {
-		return err
-	}
 	if *device != "" {
 		cfg.Device = *device
 	}
-	mcfg := ck.Net.Config()
-	mcfg.Threads, mcfg.Device = cfg.Threads, cfg.Device
-	ck, err = torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: train.ShapeOf(game), Config: &mcfg})
+	setup, err := train.NewSetup(cfg)
+	if err != nil {
+		return err
+	}
+	ck, err := setup.Load(path)
 	if err != nil {
 		return err
 	}
@@ -103,22 +87,16 @@ func runSelfplay(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if rec.Pending > 0 {
 		fmt.Fprintf(stderr, "selfplay: recovered %d games left pending by an interrupted run (%d already stored)\n", rec.Pending, rec.Duplicates)
 	}
-	eval, closeEval, err := train.NewSelfPlayEvaluator(ck.Net, game, cfg)
+	eval, closeEval, err := setup.Evaluator(ck.Net)
 	if err != nil {
 		return err
 	}
 	defer closeEval()
-	partners, err := train.SparringPartners(game, cfg.SelfPlay)
+	gen, err := setup.Generator(selfplay.Options{Seed: *seed, FirstGame: store.NextGame(), Worker: *worker})
 	if err != nil {
 		return err
 	}
-	gen, err := selfplay.NewGenerator(game, cfg.SelfPlay, selfplay.Options{
-		Search: cfg.Search, Seed: *seed, FirstGame: store.NextGame(), Worker: *worker, Sparring: partners,
-	})
-	if err != nil {
-		return err
-	}
-	bar := train.NewProgress(stderr, !*quiet && train.IsTerminal(stderr), int64(*nGames), "self-play", "games")
+	bar := newBar(stderr, !*quiet && isTerminal(stderr), int64(*nGames), "self-play", "games")
 	st, stored, err := gen.RunStored(ctx, eval, ck.Step, selfplay.Stop{Games: *nGames}, store, func(int64, *data.Record) error {
 		bar.Add(1)
 		return nil

@@ -90,6 +90,10 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if *maxMinutes < 0 || *maxSteps < 0 || *storeRetry <= 0 {
 		return errors.New("-max-minutes and -max-steps must not be negative, -store-retry must be positive")
 	}
+	var progress train.Progress
+	if !*quiet && isTerminal(stderr) {
+		progress = progressBars{w: stderr}
+	}
 	sum, err := train.Run(ctx, train.Options{
 		Dir:         *runDir,
 		Store:       *store,
@@ -97,7 +101,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		ConfigPath:  *configPath,
 		MaxSteps:    *maxSteps,
 		MaxDuration: time.Duration(*maxMinutes * float64(time.Minute)),
-		Progress:    !*quiet && train.IsTerminal(stderr),
+		Progress:    progress,
 		Stderr:      stderr,
 		Device:      *device,
 		Command:     commandLine("train", args),
