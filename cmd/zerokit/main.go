@@ -13,6 +13,9 @@ import (
 	"runtime"
 	"sort"
 	"syscall"
+
+	// The games zerokit ships register themselves with env/games.
+	_ "github.com/zerokit/zerokit/env/games/all"
 )
 
 // command is one subcommand: it parses its own flags from args and writes
