@@ -81,4 +81,3 @@ func ByName(name string) (env.Game, error) {
 	}
 	return New(c)
 }
-
