@@ -13,7 +13,8 @@
 // and 0 for a draw.
 //
 // Package env knows nothing of search, networks or training. Concrete games
-// live in sub-packages (env/wyb, env/squatter); env/games builds one by name.
+// live in packages of their own, which register themselves with package
+// env/games; it lists them and builds one by name or configuration.
 package env
 
 import "fmt"

@@ -9,6 +9,7 @@ import (
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/env/wyb"
 )
 
@@ -191,7 +192,7 @@ func TestPlayCellGames(t *testing.T) {
 // given colour against a random agent and checks the output.
 func playCellGame(t *testing.T, name, colour string, human int, wants []string) {
 	t.Helper()
-	game, err := gameByName(name)
+	game, err := games.ByName(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,8 +243,40 @@ func playCellGame(t *testing.T, name, colour string, human int, wants []string) 
 
 func TestPlayTurnLimitIsWYBOnly(t *testing.T) {
 	var out, errb strings.Builder
-	if err := runPlay(context.Background(), []string{"-game", "squatter", "-turn-limit", "5"}, strings.NewReader(""), &out, &errb); err == nil {
-		t.Error("-turn-limit with squatter accepted")
+	err := runPlay(context.Background(), []string{"-game", "squatter", "-turn-limit", "5"}, strings.NewReader(""), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "-turn-limit: game.turn_limit: not a parameter of squatter") {
+		t.Errorf("-turn-limit with squatter: %v", err)
+	}
+}
+
+// The game play builds for each -game and -turn-limit: a bare wyb plays
+// as the referee (no turn limit) unless -turn-limit is given.
+func TestPlayGame(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		turnLimit int
+		want      string
+	}{
+		{"wyb", 0, "wyb-nolimit"},
+		{"wyb", 100, "wyb-limit100"},
+		{"wyb-limit50", 0, "wyb-limit50"},
+		{"wyb-limit50", 256, "wyb"},
+		{"squatter", 0, "squatter6"},
+		{"squatter8", 0, "squatter8"},
+		{"tictactoe", 0, "tictactoe"},
+		{"chess", 0, "error: -game: game name \"chess\": unknown game (want Squatter: squatterN ("},
+		{"tictactoe", 3, "error: -turn-limit: game.turn_limit: not a parameter of tictactoe"},
+	} {
+		g, err := playGame(tc.name, tc.turnLimit)
+		got := ""
+		if err != nil {
+			got = "error: " + err.Error()
+		} else {
+			got = g.Name()
+		}
+		if !strings.HasPrefix(got, tc.want) || (err == nil) != !strings.HasPrefix(tc.want, "error") {
+			t.Errorf("playGame(%q, %d) = %s, want %s", tc.name, tc.turnLimit, got, tc.want)
+		}
 	}
 }
 

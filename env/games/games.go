@@ -41,7 +41,7 @@ type Registration struct {
 	// e.g. "squatter". Every game of the family has a name (env.Game.Name)
 	// that begins with it, e.g. "squatter8".
 	Name string
-	// Title is a short description for help texts, e.g. "Squatter, N x N".
+	// Title names the game in help texts, e.g. "Squatter".
 	Title string
 	// Names lists the forms of the family's game names for help texts and
 	// errors, e.g. "squatterN (6 <= N <= 13)". Empty: the name of the
@@ -109,8 +109,8 @@ func family(name string) (Registration, bool) {
 }
 
 // Help lists the names of the registered games for help texts and errors,
-// e.g. "wyb, wyb-nolimit, wyb-limitN (Watch Your Back!); tictactoe
-// (tic-tac-toe)". With keep non-nil, only the families whose default game
+// e.g. "tic-tac-toe: tictactoe; Watch Your Back!: wyb (turn limit 256),
+// wyb-nolimit, wyb-limitN". With keep non-nil, only the families whose default game
 // keep accepts (e.g. those implementing an interface a command needs).
 func Help(keep func(env.Game) bool) string {
 	var parts []string
@@ -142,7 +142,7 @@ func (r Registration) help() string {
 	if r.Title == "" {
 		return names
 	}
-	return names + " (" + r.Title + ")"
+	return r.Title + ": " + names
 }
 
 // FamilyNames lists the registered families' names ("squatter, tictactoe,

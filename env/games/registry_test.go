@@ -186,7 +186,7 @@ func TestRegisteredFamilies(t *testing.T) {
 		t.Fatalf("families %v, want %v", names, want)
 	}
 	help := games.Help(nil)
-	for _, want := range []string{"wyb, wyb-nolimit, wyb-limitN (Watch Your Back!", "squatterN (Squatter", "tictactoe (tic-tac-toe"} {
+	for _, want := range []string{"Watch Your Back!: wyb (turn limit 256), wyb-nolimit, wyb-limitN", "Squatter: squatterN (", "tic-tac-toe: tictactoe"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("Help = %q, missing %q", help, want)
 		}

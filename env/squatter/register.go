@@ -13,8 +13,8 @@ import (
 func init() {
 	games.Register(games.Registration{
 		Name:     "squatter",
-		Title:    fmt.Sprintf("Squatter on N x N, %d <= N <= %d; squatter is squatter6", MinN, MaxN),
-		Names:    "squatterN",
+		Title:    "Squatter",
+		Names:    fmt.Sprintf("squatterN (N x N, %d <= N <= %d; squatter is squatter%d)", MinN, MaxN, MinN),
 		Defaults: Params{Size: MinN},
 		Parse:    parseName,
 	})

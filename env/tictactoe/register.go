@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	games.Register(games.Registration{Name: "tictactoe", Title: "tic-tac-toe, for tests", Defaults: Params{}})
+	games.Register(games.Registration{Name: "tictactoe", Title: "tic-tac-toe", Defaults: Params{}})
 }
 
 // Params are tic-tac-toe's rule parameters (a games.Params): none.

@@ -13,8 +13,8 @@ import (
 func init() {
 	games.Register(games.Registration{
 		Name:     "wyb",
-		Title:    "Watch Your Back!, turn limit 256, none or N",
-		Names:    "wyb, wyb-nolimit, wyb-limitN",
+		Title:    "Watch Your Back!",
+		Names:    fmt.Sprintf("wyb (turn limit %d), wyb-nolimit, wyb-limitN", DefaultTurnLimit),
 		Defaults: Options{TurnLimit: DefaultTurnLimit},
 		Parse:    parseName,
 	})
