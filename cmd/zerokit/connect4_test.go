@@ -76,26 +76,15 @@ func TestAddedGame(t *testing.T) {
 	ui := game.(env.TextUI)
 	bot, person := playAgents(t, game)
 	s := game.NewInitialState()
-	var in strings.Builder
-	in.WriteString("9\n")
-	for !s.IsTerminal() {
-		var a int
-		if s.CurrentPlayer() == 0 {
-			a, err = person.Act(context.Background(), s)
-			in.WriteString(ui.FormatMove(s, a) + "\n")
-		} else {
-			a, err = bot.Act(context.Background(), s.Clone())
+	in := "9\n" + scriptGame(t, bot, person, s, 0, func(_ int, s env.State, a int, mine bool) string {
+		if !mine {
+			return ""
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.ApplyAction(a); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return ui.FormatMove(s, a) + "\n"
+	})
 	var out, errb strings.Builder
 	args := []string{"-game", "connect4", "-agent", "random:seed=5", "-move-time", "1s"}
-	if err := runPlay(context.Background(), args, strings.NewReader(in.String()), &out, &errb); err != nil {
+	if err := runPlay(context.Background(), args, strings.NewReader(in), &out, &errb); err != nil {
 		t.Fatalf("play: %v\n%s", err, errb.String())
 	}
 	o := out.String()

@@ -135,12 +135,7 @@ type State struct {
 
 // zobrist is the Zobrist key of player p's disc on cell c, or of player 1
 // to move when c is MaxSide*MaxSide (a SplitMix64 stream, no table).
-func zobrist(c, p int) uint64 {
-	z := uint64(0x9e3779b97f4a7c15) * uint64(1+2*c+p)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+func zobrist(c, p int) uint64 { return env.ZobristKey(2*c + p) }
 
 // CurrentPlayer implements env.State.
 func (s *State) CurrentPlayer() int {
@@ -220,15 +215,9 @@ func (s *State) Clone() env.State {
 // IsTerminal implements env.State: four in a line or a full board.
 func (s *State) IsTerminal() bool { return s.winner != 0 || s.moves == s.g.cols*s.g.rows }
 
-// Returns implements env.State.
+// Returns implements env.State: by winner, none, X or O.
 func (s *State) Returns() [2]float32 {
-	switch s.winner {
-	case 1:
-		return [2]float32{1, -1}
-	case 2:
-		return [2]float32{-1, 1}
-	}
-	return [2]float32{}
+	return [...][2]float32{{0, 0}, {1, -1}, {-1, 1}}[s.winner]
 }
 
 // Hash implements env.State.
