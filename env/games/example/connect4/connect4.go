@@ -66,7 +66,7 @@ func parseName(name string) (games.Params, error) {
 }
 
 // Game is Connect Four on a board of fixed size. It implements env.Game,
-// env.Heuristics and env.TextUI.
+// env.Heuristics, env.TextUI and env.Grid.
 type Game struct {
 	cols, rows int
 }
@@ -271,4 +271,5 @@ var (
 	_ env.State      = (*State)(nil)
 	_ env.Heuristics = (*Game)(nil)
 	_ env.TextUI     = (*Game)(nil)
+	_ env.Grid       = (*Game)(nil)
 )
