@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 )
 
@@ -31,13 +32,20 @@ var shipped embed.FS
 func Names() []string { return []string{"wyb", "squatter6"} }
 
 // For returns the name of the shipped agent that plays the game named
-// game (a name as env.Game.Name gives it: wyb, wyb-nolimit, squatter7, ...).
+// game (a name as env.Game.Name gives it: wyb, wyb-nolimit, squatter7, ...):
+// the one trained on a game of the same family (package env/games, where
+// both games must be registered).
 func For(game string) (string, error) {
-	switch {
-	case strings.HasPrefix(game, "wyb"):
-		return "wyb", nil
-	case strings.HasPrefix(game, "squatter"):
-		return "squatter6", nil
+	if want, err := games.ConfigFromName(game); err == nil {
+		for _, name := range Names() {
+			m, err := Manifest(name)
+			if err != nil {
+				return "", err
+			}
+			if have, err := games.ConfigFromName(m.Game); err == nil && have.Name == want.Name {
+				return name, nil
+			}
+		}
 	}
 	return "", fmt.Errorf("no trained agent ships for game %s (shipped: %s)", game, strings.Join(Names(), ", "))
 }

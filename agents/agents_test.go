@@ -366,3 +366,17 @@ func TestShippedManifestSearch(t *testing.T) {
 		}
 	}
 }
+
+// For finds the shipped agent of a game's family, for every rule variant.
+func TestFor(t *testing.T) {
+	for _, tc := range []struct{ game, want string }{
+		{"wyb", "wyb"}, {"wyb-nolimit", "wyb"}, {"wyb-limit100", "wyb"},
+		{"squatter6", "squatter6"}, {"squatter9", "squatter6"},
+		{"tictactoe", ""}, {"wybx", ""}, {"chess", ""}, {"", ""},
+	} {
+		got, err := agents.For(tc.game)
+		if got != tc.want || (err == nil) != (tc.want != "") {
+			t.Errorf("For(%q) = %q, %v; want %q", tc.game, got, err, tc.want)
+		}
+	}
+}

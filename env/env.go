@@ -13,7 +13,8 @@
 // and 0 for a draw.
 //
 // Package env knows nothing of search, networks or training. Concrete games
-// live in sub-packages (env/wyb, env/squatter); env/games builds one by name.
+// live in packages of their own, which register themselves with package
+// env/games; it lists them and builds one by name or configuration.
 package env
 
 import "fmt"
@@ -170,6 +171,16 @@ func Identity(cells, actions int) Symmetry {
 		s.Actions[a] = a
 	}
 	return s
+}
+
+// ZobristKey is key i of a fixed pseudo-random stream (SplitMix64's
+// output function of i+1 golden-ratio steps), for games' Zobrist hashes
+// without a table.
+func ZobristKey(i int) uint64 {
+	z := uint64(0x9e3779b97f4a7c15) * uint64(1+i)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
 }
 
 // LegalMask sets mask[a] to true for each legal action of s and false for the

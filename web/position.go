@@ -58,7 +58,7 @@ type board struct {
 // "wyb-limit100", "squatter8", "tictactoe").
 func newBoard(name string) (*board, error) {
 	if name == "" {
-		return nil, fmt.Errorf("no game given (want wyb, wyb-nolimit, wyb-limitN, squatterN or tictactoe)")
+		return nil, fmt.Errorf("no game given (want %s)", games.Help(func(g env.Game) bool { _, err := boardOf(g); return err == nil }))
 	}
 	c, err := games.ConfigFromName(name)
 	if err != nil {

@@ -36,6 +36,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/mcts"
 )
 
@@ -230,6 +231,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 			{Name: "squatter", Title: "Squatter (N x N)", Sized: true},
 			{Name: "tictactoe", Title: "Tic-tac-toe"},
 		}}
+	offered := map[string]bool{} // the families above
 	for i, g := range info.Games {
 		name := g.Name
 		if g.Sized {
@@ -237,6 +239,20 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 		}
 		if b, err := newBoard(name); err == nil {
 			info.Games[i].Colours = b.colours()
+		}
+		if c, err := games.Lookup(name); err == nil {
+			offered[c.Name] = true
+		}
+	}
+	// Any other registered game the page can draw, as its default.
+	for _, r := range games.Families() {
+		if offered[r.Name] {
+			continue
+		}
+		if g, err := games.New(games.DefaultConfig(r.Name)); err == nil {
+			if b, err := boardOf(g); err == nil {
+				info.Games = append(info.Games, GameChoice{Name: g.Name(), Title: r.Title, Colours: b.colours()})
+			}
 		}
 	}
 	if s.cfg.Networks != nil {

@@ -28,6 +28,8 @@ import (
 	shipped "github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/wyb"
+	// The page offers every shipped game; they register with env/games.
+	_ "github.com/zerokit/zerokit/env/games/all"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/web"
 )

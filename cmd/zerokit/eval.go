@@ -12,7 +12,6 @@ import (
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena"
-	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 )
@@ -51,7 +50,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	specB := fs.String("b", "", "agent B's spec (required)")
 	nGames := fs.Int("games", 20, "number of games (even keeps colours balanced)")
 	parallel := fs.Int("parallel", 1, "games played at the same time")
-	gameName := fs.String("game", "wyb", "game: wyb (turn limit 256), wyb-nolimit, wyb-limitN, squatter, squatterN, tictactoe")
+	gameName := fs.String("game", "wyb", "game: "+games.Help(nil))
 	seed := fs.Uint64("seed", 1, "match seed (openings and agents' seeds)")
 	opening := fs.Int("opening", 2, "uniformly random actions at the start of each game")
 	maxMoves := fs.Int("max-moves", 0, "end a game as a draw after this many actions (0: the game's own bound)")
@@ -75,7 +74,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	case *opening < 0 || *maxMoves < 0:
 		return errors.New("-opening and -max-moves must not be negative")
 	}
-	game, err := gameByName(*gameName)
+	game, err := games.ByName(*gameName)
 	if err != nil {
 		return fmt.Errorf("-game: %w", err)
 	}
@@ -186,19 +185,6 @@ func seeded(b spec.Built) agent.Factory {
 		}
 		return a, nil
 	}
-}
-
-// gameByName builds a game from its full name ("wyb-nolimit",
-// "squatter8") or its family's default ("wyb", "squatter").
-func gameByName(name string) (env.Game, error) {
-	c, err := games.ConfigFromName(name)
-	if err != nil {
-		if g, derr := games.New(games.DefaultConfig(name)); derr == nil {
-			return g, nil
-		}
-		return nil, err
-	}
-	return games.New(c)
 }
 
 func colourName(p int) string {

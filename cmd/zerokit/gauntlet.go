@@ -13,6 +13,7 @@ import (
 
 	"github.com/zerokit/zerokit/arena"
 	"github.com/zerokit/zerokit/arena/elo"
+	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/plots"
@@ -59,7 +60,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	maxCkpt := fs.Int("max-checkpoints", 8, "rate at most this many checkpoints of -run, evenly spaced (0: all)")
 	nGames := fs.Int("games", 20, "games per pairing")
 	parallel := fs.Int("parallel", 1, "games played at the same time")
-	gameName := fs.String("game", "", "game (default: the checkpoints' game with -run, else wyb)")
+	gameName := fs.String("game", "", "game (default: the checkpoints' game with -run, else wyb): "+games.Help(nil))
 	seed := fs.Uint64("seed", 1, "seed of the openings and agents")
 	opening := fs.Int("opening", 2, "uniformly random actions at the start of each game")
 	priorDraws := fs.Float64("prior-draws", 1, "virtual draws added to every pairing, keeping ratings finite after clean sweeps")
@@ -106,7 +107,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			}
 		}
 	}
-	game, err := gameByName(name)
+	game, err := games.ByName(name)
 	if err != nil {
 		return fmt.Errorf("-game: %w", err)
 	}

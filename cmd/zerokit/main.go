@@ -13,6 +13,10 @@ import (
 	"runtime"
 	"sort"
 	"syscall"
+
+	"github.com/zerokit/zerokit/env/games"
+	// The games zerokit ships register themselves with env/games.
+	_ "github.com/zerokit/zerokit/env/games/all"
 )
 
 // command is one subcommand: it parses its own flags from args and writes
@@ -25,7 +29,7 @@ type command struct {
 // commands lists the subcommands. Each lives in a file of its own name.
 func commands() map[string]command {
 	return map[string]command{
-		"play":       {"play Watch Your Back! against an agent in the terminal", runPlay},
+		"play":       {"play a game against an agent in the terminal", runPlay},
 		"serve":      {"play an agent through the referee line protocol on stdin/stdout or TCP", runServe},
 		"net-server": {"referee Watch Your Back! games between netreferee.py clients in the course's network protocol (WUBPP)", runNetServer},
 		"net-play":   {"play an agent on a server of the course's network protocol (WUBPP), like netreferee.py", runNetPlay},
@@ -109,5 +113,6 @@ func usage(w io.Writer, cmds map[string]command) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
 	}
+	fmt.Fprintf(w, "\ngames (-game): %s\n", games.Help(nil))
 	fmt.Fprintln(w, "\nRun \"zerokit <command> -h\" for a command's flags.")
 }

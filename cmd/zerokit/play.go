@@ -12,7 +12,7 @@ import (
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/env"
-	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/env/games"
 )
 
 const playUsage = `usage: zerokit play [flags]
@@ -48,29 +48,21 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer reg.Close()
 	fs := newFlagSet("play", withSpecHelp(playUsage, reg.Help()), stderr)
-	gameName := fs.String("game", "wyb", "game: wyb, squatter (6x6) or squatterN (N x N)")
+	gameName := fs.String("game", "wyb", "game, one with a terminal notation: "+games.Help(isTextUI))
 	agentSpec := fs.String("agent", DefaultAgentKind, "the opponent's agent spec (see above; default: the trained agent that ships for the game)")
 	runDir := fs.String("run", "", "play the agent of this training run `directory` (net:path=DIR) instead of -agent")
 	colour := fs.String("colour", "", "your colour: white or black (Watch Your Back!: white moves first; Squatter: black moves first), or first or second (default: the first mover's)")
 	moveTime := fs.Duration("move-time", 5*time.Second, "cap on the agent's thinking time per move (0: none)")
-	turnLimit := fs.Int("turn-limit", 0, "Watch Your Back! only: end the game after this many moving-phase turns, the side with more pieces winning (0: never, as the referee)")
+	turnLimit := fs.Int("turn-limit", 0, "the game's turn_limit parameter (Watch Your Back!: after this many moving-phase turns the side with more pieces wins; 0: never, as the referee); -game wyb plays with 0 unless given")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *moveTime < 0 || *turnLimit < 0 {
 		return errors.New("-move-time and -turn-limit must not be negative")
 	}
-	var game env.Game
-	switch name := strings.ToLower(*gameName); name {
-	case "wyb":
-		game = wyb.New(wyb.Options{TurnLimit: *turnLimit})
-	default:
-		if *turnLimit != 0 {
-			return fmt.Errorf("-turn-limit is a Watch Your Back! option; the game is %s", name)
-		}
-		if game, err = gameByName(name); err != nil {
-			return fmt.Errorf("-game %q: %w", *gameName, err)
-		}
+	game, err := playGame(strings.ToLower(*gameName), *turnLimit)
+	if err != nil {
+		return err
 	}
 	ui, ok := game.(env.TextUI)
 	if !ok {
@@ -115,6 +107,33 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		moveTime: *moveTime, lines: lines, inErr: inErr,
 	}
 	return p.run()
+}
+
+// playGame builds the game -game names for a person to play. A family's
+// bare name whose game has a turn_limit parameter ("wyb") plays with
+// -turn-limit's value, 0 unless given, as the referee does; another name
+// is the game it names, its turn_limit set by -turn-limit if given.
+func playGame(name string, turnLimit int) (env.Game, error) {
+	cfg, err := games.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("-game: %w", err)
+	}
+	if name == cfg.Name || turnLimit != 0 {
+		c, err := cfg.With("turn_limit", turnLimit)
+		switch {
+		case err == nil:
+			cfg = c
+		case turnLimit != 0:
+			return nil, fmt.Errorf("-turn-limit: %w", err)
+		}
+	}
+	return games.New(cfg)
+}
+
+// isTextUI reports whether a person can play g in a terminal (env.TextUI).
+func isTextUI(g env.Game) bool {
+	_, ok := g.(env.TextUI)
+	return ok
 }
 
 // playSession is one game between a person and an agent.

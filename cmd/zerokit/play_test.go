@@ -9,6 +9,7 @@ import (
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/env/wyb"
 )
 
@@ -114,6 +115,32 @@ func playAgents(t *testing.T, game env.Game) (bot, person agent.Agent) {
 	return bot, agent.NewRandom(99)
 }
 
+// scriptGame plays s to its end, human's moves by person and the others by
+// bot (the replica of play's agent), and returns play's input: type's
+// lines for each move (called before the move, empty for bot's).
+func scriptGame(t *testing.T, bot, person agent.Agent, s env.State, human int, typed func(i int, s env.State, a int, mine bool) string) string {
+	t.Helper()
+	var in strings.Builder
+	for i := 0; !s.IsTerminal(); i++ {
+		mine := s.CurrentPlayer() == human
+		var a int
+		var err error
+		if mine {
+			a, err = person.Act(context.Background(), s)
+		} else {
+			a, err = bot.Act(context.Background(), s.Clone())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.WriteString(typed(i, s, a, mine))
+		if err := s.ApplyAction(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return in.String()
+}
+
 func TestPlayFullGame(t *testing.T) {
 	for _, colour := range []string{"white", "black"} {
 		t.Run(colour, func(t *testing.T) {
@@ -125,29 +152,18 @@ func TestPlayFullGame(t *testing.T) {
 			}
 			bot, person := playAgents(t, game)
 			s := game.NewState()
-			var in strings.Builder
-			for i := 0; !s.IsTerminal(); i++ {
-				var a int
-				var err error
-				if s.CurrentPlayer() == human {
-					if i%7 == 0 {
-						in.WriteString("help\n\n9 9\n")
-					}
-					a, err = person.Act(context.Background(), s)
-					in.WriteString(humanLine(a, i) + "\n")
-				} else {
-					a, err = bot.Act(context.Background(), s.Clone())
+			in := scriptGame(t, bot, person, s, human, func(i int, _ env.State, a int, mine bool) string {
+				switch {
+				case !mine:
+					return ""
+				case i%7 == 0:
+					return "help\n\n9 9\n" + humanLine(a, i) + "\n"
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := s.ApplyAction(a); err != nil {
-					t.Fatal(err)
-				}
-			}
+				return humanLine(a, i) + "\n"
+			})
 			var out, errb strings.Builder
 			args := []string{"-agent", "random:seed=5", "-colour", colour, "-turn-limit", fmt.Sprint(limit), "-move-time", "1s"}
-			if err := runPlay(context.Background(), args, strings.NewReader(in.String()), &out, &errb); err != nil {
+			if err := runPlay(context.Background(), args, strings.NewReader(in), &out, &errb); err != nil {
 				t.Fatalf("play: %v\n%s", err, errb.String())
 			}
 			o := out.String()
@@ -191,41 +207,31 @@ func TestPlayCellGames(t *testing.T) {
 // given colour against a random agent and checks the output.
 func playCellGame(t *testing.T, name, colour string, human int, wants []string) {
 	t.Helper()
-	game, err := gameByName(name)
+	game, err := games.ByName(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bot, person := playAgents(t, game)
 	s := game.NewInitialState()
-	var in strings.Builder
 	var taken string
-	for i := 0; !s.IsTerminal(); i++ {
-		var a int
-		var err error
-		if s.CurrentPlayer() == human {
+	in := scriptGame(t, bot, person, s, human, func(i int, s env.State, a int, mine bool) string {
+		var line strings.Builder
+		if mine {
 			if i%5 == 0 {
-				in.WriteString("help\n9,9\nx\n")
+				line.WriteString("help\n9,9\nx\n")
 				if taken != "" {
-					in.WriteString(taken + "\n")
+					line.WriteString(taken + "\n")
 				}
 			}
-			a, err = person.Act(context.Background(), s)
 			x, y, _ := strings.Cut(s.ActionString(a), ",")
-			in.WriteString("(" + x + ", " + y + ")\n")
-		} else {
-			a, err = bot.Act(context.Background(), s.Clone())
-		}
-		if err != nil {
-			t.Fatal(err)
+			line.WriteString("(" + x + ", " + y + ")\n")
 		}
 		taken = s.ActionString(a)
-		if err := s.ApplyAction(a); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return line.String()
+	})
 	var out, errb strings.Builder
 	args := []string{"-game", name, "-agent", "random:seed=5", "-colour", colour, "-move-time", "1s"}
-	if err := runPlay(context.Background(), args, strings.NewReader(in.String()), &out, &errb); err != nil {
+	if err := runPlay(context.Background(), args, strings.NewReader(in), &out, &errb); err != nil {
 		t.Fatalf("play: %v\n%s", err, errb.String())
 	}
 	o := out.String()
@@ -242,8 +248,40 @@ func playCellGame(t *testing.T, name, colour string, human int, wants []string) 
 
 func TestPlayTurnLimitIsWYBOnly(t *testing.T) {
 	var out, errb strings.Builder
-	if err := runPlay(context.Background(), []string{"-game", "squatter", "-turn-limit", "5"}, strings.NewReader(""), &out, &errb); err == nil {
-		t.Error("-turn-limit with squatter accepted")
+	err := runPlay(context.Background(), []string{"-game", "squatter", "-turn-limit", "5"}, strings.NewReader(""), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "-turn-limit: game.turn_limit: not a parameter of squatter") {
+		t.Errorf("-turn-limit with squatter: %v", err)
+	}
+}
+
+// The game play builds for each -game and -turn-limit: a bare wyb plays
+// as the referee (no turn limit) unless -turn-limit is given.
+func TestPlayGame(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		turnLimit int
+		want      string
+	}{
+		{"wyb", 0, "wyb-nolimit"},
+		{"wyb", 100, "wyb-limit100"},
+		{"wyb-limit50", 0, "wyb-limit50"},
+		{"wyb-limit50", 256, "wyb"},
+		{"squatter", 0, "squatter6"},
+		{"squatter8", 0, "squatter8"},
+		{"tictactoe", 0, "tictactoe"},
+		{"chess", 0, "error: -game: game name \"chess\": unknown game (want "},
+		{"tictactoe", 3, "error: -turn-limit: game.turn_limit: not a parameter of tictactoe"},
+	} {
+		g, err := playGame(tc.name, tc.turnLimit)
+		got := ""
+		if err != nil {
+			got = "error: " + err.Error()
+		} else {
+			got = g.Name()
+		}
+		if !strings.HasPrefix(got, tc.want) || (err == nil) != !strings.HasPrefix(tc.want, "error") {
+			t.Errorf("playGame(%q, %d) = %s, want %s", tc.name, tc.turnLimit, got, tc.want)
+		}
 	}
 }
 

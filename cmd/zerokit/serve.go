@@ -17,6 +17,7 @@ import (
 	"github.com/zerokit/zerokit/agent/protocol"
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
 )
 
 const serveUsage = `usage: zerokit serve [flags]
@@ -55,13 +56,22 @@ Agent specs (-agent):
 // refereeGame maps a -game name to the game and codec of its course
 // referee (env.Refereed).
 func refereeGame(name string) (env.Game, protocol.Codec, error) {
-	if game, err := gameByName(name); err == nil {
-		if r, ok := game.(env.Refereed); ok {
-			g, codec := r.Referee()
-			return g, codec, nil
-		}
+	game, err := games.ByName(name)
+	if err != nil {
+		return nil, nil, err
 	}
-	return nil, nil, fmt.Errorf("no referee protocol for game %q (its package implements no env.Refereed)", name)
+	r, ok := game.(env.Refereed)
+	if !ok {
+		return nil, nil, fmt.Errorf("no referee protocol for game %q (its package implements no env.Refereed; want %s)", name, games.Help(isRefereed))
+	}
+	g, codec := r.Referee()
+	return g, codec, nil
+}
+
+// isRefereed reports whether a referee's protocol plays g (env.Refereed).
+func isRefereed(g env.Game) bool {
+	_, ok := g.(env.Refereed)
+	return ok
 }
 
 // runServe implements "zerokit serve".
@@ -73,7 +83,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer reg.Close()
 	fs := newFlagSet("serve", withSpecHelp(serveUsage, reg.Help()), stderr)
 	agentSpec := fs.String("agent", DefaultAgentKind, "agent spec (see below; default: the trained agent that ships for the game)")
-	gameName := fs.String("game", "wyb", "game: wyb (the 2018 referee's Watch Your Back!) or squatterN, 6 <= N <= 13 (the 2015 Java referee's Squatter on N x N)")
+	gameName := fs.String("game", "wyb", "game, one with a referee protocol: "+games.Help(isRefereed))
 	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
 	clock := addClockFlags(fs, "", 0, "none")
 	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")

@@ -1,41 +1,45 @@
-package games
+package games_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
+	_ "github.com/zerokit/zerokit/env/games/all"
+	"github.com/zerokit/zerokit/env/squatter"
+	"github.com/zerokit/zerokit/env/wyb"
 )
 
 func TestNew(t *testing.T) {
 	tests := []struct {
-		cfg      Config
+		cfg      games.Config
 		wantName string
 		wantErr  string
 	}{
-		{cfg: DefaultConfig("wyb"), wantName: "wyb"},
-		{cfg: DefaultConfig("squatter"), wantName: "squatter6"},
-		{cfg: Config{Name: "squatter", Size: 8}, wantName: "squatter8"},
-		{cfg: DefaultConfig("tictactoe"), wantName: "tictactoe"},
-		{cfg: Config{Name: "squatter", Size: 3}, wantErr: "game.size"},
-		{cfg: Config{Name: "wyb", TurnLimit: -1}, wantErr: "game.turn_limit"},
-		{cfg: Config{Name: "chess"}, wantErr: `unknown game "chess"`},
-		{cfg: Config{}, wantErr: "game.name: missing"},
+		{cfg: games.DefaultConfig("wyb"), wantName: "wyb"},
+		{cfg: games.DefaultConfig("squatter"), wantName: "squatter6"},
+		{cfg: games.Config{Name: "squatter", Params: squatter.Params{Size: 8}}, wantName: "squatter8"},
+		{cfg: games.DefaultConfig("tictactoe"), wantName: "tictactoe"},
+		{cfg: games.Config{Name: "squatter", Params: squatter.Params{Size: 3}}, wantErr: "game.size"},
+		{cfg: games.Config{Name: "wyb", Params: wyb.Options{TurnLimit: -1}}, wantErr: "game.turn_limit"},
+		{cfg: games.Config{Name: "chess"}, wantErr: `unknown game "chess"`},
+		{cfg: games.Config{}, wantErr: "game.name: missing"},
 	}
 	for _, tc := range tests {
-		g, err := New(tc.cfg)
+		g, err := games.New(tc.cfg)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("New(%+v) error = %v, want one containing %q", tc.cfg, err, tc.wantErr)
+				t.Errorf("games.New(%+v) error = %v, want one containing %q", tc.cfg, err, tc.wantErr)
 			}
 			continue
 		}
 		if err != nil {
-			t.Errorf("New(%+v): %v", tc.cfg, err)
+			t.Errorf("games.New(%+v): %v", tc.cfg, err)
 			continue
 		}
 		if g.Name() != tc.wantName {
-			t.Errorf("New(%+v).Name() = %q, want %q", tc.cfg, g.Name(), tc.wantName)
+			t.Errorf("games.New(%+v).Name() = %q, want %q", tc.cfg, g.Name(), tc.wantName)
 		}
 		if s := g.NewInitialState(); s.IsTerminal() || len(s.LegalActions(nil)) == 0 {
 			t.Errorf("%s: initial state has no legal action", g.Name())
@@ -47,7 +51,7 @@ func TestNew(t *testing.T) {
 // notation beside env.Game, so agents and commands need no game switch.
 func TestGamesImplementOptionalInterfaces(t *testing.T) {
 	for _, name := range []string{"wyb", "squatter", "tictactoe"} {
-		g, err := New(DefaultConfig(name))
+		g, err := games.New(games.DefaultConfig(name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,8 +81,8 @@ func TestGamesImplementOptionalInterfaces(t *testing.T) {
 // Every game can be drawn on a grid: each legal action's cells lie on the
 // board, and the initial position's cells are in range.
 func TestGamesImplementGrid(t *testing.T) {
-	for _, cfg := range []Config{DefaultConfig("wyb"), {Name: "squatter", Size: 7}, DefaultConfig("tictactoe")} {
-		g, err := New(cfg)
+	for _, cfg := range []games.Config{games.DefaultConfig("wyb"), {Name: "squatter", Params: squatter.Params{Size: 7}}, games.DefaultConfig("tictactoe")} {
+		g, err := games.New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

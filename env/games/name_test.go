@@ -1,22 +1,26 @@
-package games
+package games_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/zerokit/zerokit/env/games"
+	"github.com/zerokit/zerokit/env/squatter"
+	"github.com/zerokit/zerokit/env/wyb"
 )
 
 func TestConfigFromName(t *testing.T) {
 	tests := []struct {
 		name    string
-		want    Config
+		want    games.Config
 		wantErr string
 	}{
-		{name: "wyb", want: DefaultConfig("wyb")},
-		{name: "wyb-nolimit", want: Config{Name: "wyb"}},
-		{name: "wyb-limit100", want: Config{Name: "wyb", TurnLimit: 100}},
-		{name: "squatter6", want: Config{Name: "squatter", Size: 6}},
-		{name: "squatter9", want: Config{Name: "squatter", Size: 9}},
-		{name: "tictactoe", want: DefaultConfig("tictactoe")},
+		{name: "wyb", want: games.DefaultConfig("wyb")},
+		{name: "wyb-nolimit", want: games.Config{Name: "wyb", Params: wyb.Options{}}},
+		{name: "wyb-limit100", want: games.Config{Name: "wyb", Params: wyb.Options{TurnLimit: 100}}},
+		{name: "squatter6", want: games.Config{Name: "squatter", Params: squatter.Params{Size: 6}}},
+		{name: "squatter9", want: games.Config{Name: "squatter", Params: squatter.Params{Size: 9}}},
+		{name: "tictactoe", want: games.DefaultConfig("tictactoe")},
 		{name: "wyb-limit0", wantErr: "not a positive integer"},
 		{name: "wyb-limit256", wantErr: `canonical name "wyb"`},
 		{name: "wyb-limitx", wantErr: "not a positive integer"},
@@ -27,20 +31,20 @@ func TestConfigFromName(t *testing.T) {
 		{name: "", wantErr: "unknown game"},
 	}
 	for _, tc := range tests {
-		c, err := ConfigFromName(tc.name)
+		c, err := games.ConfigFromName(tc.name)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("ConfigFromName(%q) = %+v, %v; want an error containing %q", tc.name, c, err, tc.wantErr)
+				t.Errorf("games.ConfigFromName(%q) = %+v, %v; want an error containing %q", tc.name, c, err, tc.wantErr)
 			}
 			continue
 		}
 		if err != nil || c != tc.want {
-			t.Errorf("ConfigFromName(%q) = %+v, %v; want %+v", tc.name, c, err, tc.want)
+			t.Errorf("games.ConfigFromName(%q) = %+v, %v; want %+v", tc.name, c, err, tc.want)
 			continue
 		}
-		g, err := New(c)
+		g, err := games.New(c)
 		if err != nil || g.Name() != tc.name {
-			t.Errorf("New(ConfigFromName(%q)) named %v (%v)", tc.name, g, err)
+			t.Errorf("games.New(games.ConfigFromName(%q)) named %v (%v)", tc.name, g, err)
 		}
 	}
 }
@@ -50,16 +54,16 @@ func FuzzConfigFromName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		c, err := ConfigFromName(name)
+		c, err := games.ConfigFromName(name)
 		if err != nil {
 			return
 		}
-		g, err := New(c)
+		g, err := games.New(c)
 		if err != nil {
-			t.Fatalf("ConfigFromName(%q) = %+v, which New rejects: %v", name, c, err)
+			t.Fatalf("games.ConfigFromName(%q) = %+v, which New rejects: %v", name, c, err)
 		}
 		if g.Name() != name {
-			t.Fatalf("ConfigFromName(%q) builds %q", name, g.Name())
+			t.Fatalf("games.ConfigFromName(%q) builds %q", name, g.Name())
 		}
 	})
 }

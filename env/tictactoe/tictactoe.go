@@ -108,12 +108,7 @@ type State struct {
 // zobrist returns the Zobrist key of player p's mark on cell c, or of player
 // 1 being to move when c == Cells. Keys come from a fixed SplitMix64 stream,
 // so they need no table.
-func zobrist(c, p int) uint64 {
-	z := uint64(0x9e3779b97f4a7c15) * uint64(1+2*c+p)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+func zobrist(c, p int) uint64 { return env.ZobristKey(2*c + p) }
 
 // CurrentPlayer implements env.State.
 func (s *State) CurrentPlayer() int {

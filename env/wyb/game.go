@@ -23,7 +23,8 @@ type Options struct {
 	// turn TurnLimit, a game not yet over is won by the side with more
 	// pieces (equal counts draw). 0 disables it, as in the official referee
 	// (replay of referee games must use 0); training uses DefaultTurnLimit.
-	TurnLimit int
+	// In a configuration's game section it is turn_limit.
+	TurnLimit int `yaml:"turn_limit"`
 }
 
 // Game is Watch Your Back! with fixed options. It implements env.Game.

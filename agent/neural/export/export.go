@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/model/ckpt"
@@ -186,7 +187,7 @@ func export(opts Options) (neural.Manifest, error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return neural.Manifest{}, err
 	}
-	if err := writeBundle(tmp, spec, binary, opts.ServeArgs, ck, &m, game.Name()); err != nil {
+	if err := writeBundle(tmp, spec, binary, opts.ServeArgs, ck, &m, game); err != nil {
 		return neural.Manifest{}, err
 	}
 	if strings.HasPrefix(game.Name(), "squatter") {
@@ -214,7 +215,7 @@ func export(opts Options) (neural.Manifest, error) {
 // writeBundle writes every file of the agent into dir, which will be
 // renamed into place; spec is the agent spec the adapter runs, and m gets
 // the weights' checksum.
-func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoint, m *neural.Manifest, gameName string) error {
+func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoint, m *neural.Manifest, game env.Game) error {
 	// Without the optimizer state (which ckpt.ReadFile leaves out) the
 	// file is a third of a checkpoint.
 	wpath := filepath.Join(dir, m.Weights)
@@ -255,7 +256,7 @@ func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoi
 	if err := atomicfile.WriteFile(filepath.Join(dir, PackageInit), packageInit(*m), 0o644); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, spec, binary, serveArgs, gameName), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, spec, binary, serveArgs, game), 0o644)
 }
 
 // syncDir flushes a directory's entries to disk.

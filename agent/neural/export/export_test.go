@@ -113,7 +113,7 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Errorf("adapter config %+v", conf)
 	}
 	readme, _ := os.ReadFile(filepath.Join(out, ReadmeName))
-	for _, want := range []string{"net:path=" + out, "referee.py our_agent", "step 12", "60 s", "-game-time 55s", "sims24-1s"} {
+	for _, want := range []string{"net:path=" + out, "referee.py our_agent", "step 12", "60 s", "-game-time 55s", "sims24-1s", "bin/zerokit play -game wyb -agent net:path=" + out} {
 		if !strings.Contains(string(readme), want) {
 			t.Errorf("README lacks %q", want)
 		}
@@ -315,7 +315,7 @@ func TestExportSquatterJava(t *testing.T) {
 		}
 	}
 	readme, _ := os.ReadFile(filepath.Join(out, ReadmeName))
-	for _, want := range []string{"aiproj.squatter.Referee 6 zerokit.ZerokitPlayer", "zerokit_opponent.KEY", "cpu_limit"} {
+	for _, want := range []string{"aiproj.squatter.Referee 6 zerokit.ZerokitPlayer", "zerokit_opponent.KEY", "cpu_limit", "play -game squatter6 -agent"} {
 		if !strings.Contains(string(readme), want) {
 			t.Errorf("README lacks %q", want)
 		}

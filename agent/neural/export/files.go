@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/env"
 )
 
 // adapterSettings is zerokit_player.json: the zerokit binary (absent: the
@@ -71,7 +72,8 @@ func pyString(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"""`, `\"\"\"`).Replace(s)
 }
 
-func readme(m neural.Manifest, spec, binary string, serveArgs []string, gameName string) []byte {
+func readme(m neural.Manifest, spec, binary string, serveArgs []string, game env.Game) []byte {
+	gameName := game.Name()
 	bin := binary
 	if bin == "" {
 		bin = "zerokit"
@@ -112,8 +114,8 @@ func readme(m neural.Manifest, spec, binary string, serveArgs []string, gameName
 	b.WriteString("optionally with a different search for that use: ,sims=256 (simulations per\n" +
 		"move), ,time=1s (thinking time per move), ,sims=0,time=1s (time only),\n" +
 		",leaves=4 (leaves per network batch). \"zerokit serve -h\" lists every key.\n\n")
-	if strings.HasPrefix(gameName, "wyb") {
-		fmt.Fprintf(&b, "Play against it in the terminal:\n\n  %s play -agent %s\n\n", bin, spec)
+	if _, ok := game.(env.TextUI); ok {
+		fmt.Fprintf(&b, "Play against it in the terminal:\n\n  %s play -game %s -agent %s\n\n", bin, gameName, spec)
 	}
 	fmt.Fprintf(&b, "Measure it against a baseline (200 games, both colours, 2 at a time):\n\n  %s eval -game %s -a %s -b alphabeta:depth=3 -games 200 -parallel 2\n\n",
 		bin, m.Game, spec)
