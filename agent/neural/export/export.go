@@ -12,7 +12,7 @@
 //	__init__.py          makes DIR an importable module: python3 referee.py DIR other
 //	README.txt           how to play against the agent and use it with the referee
 //
-// and for Squatter the player of the 2015 Java referee (package java):
+// and for Squatter the player of the 2015 Java referee (package javaadapter):
 //
 //	ZerokitPlayer.java, ZerokitOpponent.java  its source (class zerokit.ZerokitPlayer)
 //	zerokit_player.properties                 its configuration, like zerokit_player.json
@@ -33,12 +33,12 @@ import (
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/model/ckpt"
 	"github.com/zerokit/zerokit/model/gonet"
-	"github.com/zerokit/zerokit/python"
+	"github.com/zerokit/zerokit/pyadapter"
 )
 
 // Adapter file names.
 const (
-	AdapterModule = python.PlayerModuleName
+	AdapterModule = pyadapter.PlayerModuleName
 	AdapterConfig = "zerokit_player.json"
 	PackageInit   = "__init__.py"
 	ReadmeName    = "README.txt"
@@ -238,7 +238,7 @@ func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoi
 	if err := atomicfile.WriteFile(filepath.Join(dir, neural.ManifestName), js, 0o644); err != nil {
 		return err
 	}
-	module, err := python.PlayerModule()
+	module, err := pyadapter.PlayerModule()
 	if err != nil {
 		return err
 	}
