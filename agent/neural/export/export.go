@@ -202,7 +202,7 @@ func export(opts Options) (neural.Manifest, error) {
 		return neural.Manifest{}, fmt.Errorf("checking the exported agent: %w", err)
 	}
 	n.Close()
-	if err := syncDir(tmp); err != nil {
+	if err := atomicfile.SyncDir(tmp); err != nil {
 		return neural.Manifest{}, err
 	}
 	if err := replaceDir(tmp, out); err != nil {
@@ -258,19 +258,6 @@ func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoi
 	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, spec, binary, serveArgs, gameName), 0o644)
 }
 
-// syncDir flushes a directory's entries to disk.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // replaceDir renames tmp to out. An existing out is first moved aside and
 // removed once tmp is in place; if the second rename fails it is put back.
 func replaceDir(tmp, out string) error {
@@ -281,7 +268,7 @@ func replaceDir(tmp, out string) error {
 		if err := os.Rename(tmp, out); err != nil {
 			return err
 		}
-		return syncDir(parent)
+		return atomicfile.SyncDir(parent)
 	case err != nil:
 		return err
 	}
@@ -301,7 +288,7 @@ func replaceDir(tmp, out string) error {
 		os.Remove(old)
 		return err
 	}
-	if err := syncDir(parent); err != nil {
+	if err := atomicfile.SyncDir(parent); err != nil {
 		return err
 	}
 	return os.RemoveAll(old)
