@@ -126,8 +126,8 @@ func TestUpward(t *testing.T) {
 }
 
 // TestDependenciesPointOneWay lists every package of the module, in both
-// builds (with and without the nonet tag), and fails on an import that
-// points up.
+// builds (with and without the nonet tag), and fails on a non-test import
+// that points up.
 func TestDependenciesPointOneWay(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
