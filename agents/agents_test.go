@@ -15,9 +15,9 @@ import (
 	"github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/env/wyb"
-	"github.com/zerokit/zerokit/java"
+	"github.com/zerokit/zerokit/javaadapter"
 	"github.com/zerokit/zerokit/mcts"
-	"github.com/zerokit/zerokit/python"
+	"github.com/zerokit/zerokit/pyadapter"
 )
 
 // TestShippedAgents loads every shipped agent from its unpacked directory
@@ -58,23 +58,23 @@ func TestShippedAgents(t *testing.T) {
 				t.Errorf("zerokit_player.json %s (%v): want the agent spec default and no binary", conf, err)
 			}
 			// Its adapter is the one zerokit embeds (an export copies it):
-			// a change to python/zerokit_player.py calls for a re-export.
-			want, err := python.PlayerModule()
+			// a change to pyadapter/zerokit_player.py calls for a re-export.
+			want, err := pyadapter.PlayerModule()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, err := os.ReadFile(filepath.Join(dir, python.PlayerModuleName)); err != nil || !bytes.Equal(got, want) {
-				t.Errorf("%s (%v) differs from python/%s: re-export the agent (docs/recipe.md)", python.PlayerModuleName, err, python.PlayerModuleName)
+			if got, err := os.ReadFile(filepath.Join(dir, pyadapter.PlayerModuleName)); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s (%v) differs from pyadapter/%s: re-export the agent (docs/recipe.md)", pyadapter.PlayerModuleName, err, pyadapter.PlayerModuleName)
 			}
 			if strings.HasPrefix(tc.game, "squatter") {
 				// Likewise its Java player for the 2015 referee.
-				src, err := java.Sources()
+				src, err := javaadapter.Sources()
 				if err != nil {
 					t.Fatal(err)
 				}
 				for name, want := range src {
 					if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !bytes.Equal(got, want) {
-						t.Errorf("%s (%v) differs from java/zerokit/%s: re-export the agent (docs/recipe.md)", name, err, name)
+						t.Errorf("%s (%v) differs from javaadapter/zerokit/%s: re-export the agent (docs/recipe.md)", name, err, name)
 					}
 				}
 			}

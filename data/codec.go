@@ -201,20 +201,14 @@ func (d *decoder) uvarint(field string, max uint64) uint64 {
 	return v
 }
 
+// varint reads a signed varint: a uvarint holding the zig-zag encoding
+// that binary.AppendVarint writes.
 func (d *decoder) varint(field string) int64 {
-	if d.err != nil {
-		return 0
+	u := d.uvarint(field, math.MaxUint64)
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	v, n := binary.Varint(d.buf[d.off:])
-	if n <= 0 {
-		if n == 0 {
-			d.fail(field, errShort)
-		} else {
-			d.fail(field, errors.New("varint overflows 64 bits"))
-		}
-		return 0
-	}
-	d.off += n
 	return v
 }
 

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -226,4 +227,39 @@ func FuzzDecodeRecord(f *testing.F) {
 			t.Fatalf("round trip differs:\n%+v\n%+v", r, r2)
 		}
 	})
+}
+
+// TestDecoderVarint checks the decoder's signed varints against
+// encoding/binary: every value round-trips and the same inputs fail.
+func TestDecoderVarint(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		buf  []byte
+	}{
+		{"zero", binary.AppendVarint(nil, 0)},
+		{"one", binary.AppendVarint(nil, 1)},
+		{"minus one", binary.AppendVarint(nil, -1)},
+		{"large", binary.AppendVarint(nil, 1<<40+3)},
+		{"large negative", binary.AppendVarint(nil, -(1<<40 + 3))},
+		{"max", binary.AppendVarint(nil, math.MaxInt64)},
+		{"min", binary.AppendVarint(nil, math.MinInt64)},
+		{"empty", nil},
+		{"cut short", binary.AppendVarint(nil, math.MinInt64)[:3]},
+		{"overflow", []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, n := binary.Varint(tc.buf)
+			d := decoder{buf: tc.buf, move: -1}
+			got := d.varint("field")
+			if n <= 0 {
+				if d.err == nil || !strings.Contains(d.err.Error(), "field") {
+					t.Fatalf("varint(%x) = %d, %v; want an error naming the field", tc.buf, got, d.err)
+				}
+				return
+			}
+			if d.err != nil || got != want || d.off != n {
+				t.Fatalf("varint(%x) = %d at %d, %v; want %d at %d", tc.buf, got, d.off, d.err, want, n)
+			}
+		})
+	}
 }

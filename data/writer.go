@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zerokit/zerokit/internal/atomicfile"
 )
 
 // Temporary shard files are named tempPrefix + random + tempSuffix.
@@ -212,8 +214,8 @@ func (w *Writer) publish(b []byte) (path string, err error) {
 			return "", fmt.Errorf("data: publish shard %s: %w", path, err)
 		}
 		w.next++
-		if err := syncDir(w.dir); err != nil {
-			return "", err
+		if err := atomicfile.SyncDir(w.dir); err != nil {
+			return "", fmt.Errorf("data: %w", err)
 		}
 		return path, nil
 	}
@@ -234,19 +236,6 @@ func linkNoClobber(tmp, path string) error {
 	}
 	if renameErr := os.Rename(tmp, path); renameErr != nil {
 		return fmt.Errorf("%w (after hard link failed: %v)", renameErr, err)
-	}
-	return nil
-}
-
-// syncDir makes a rename or link in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("data: sync directory: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("data: sync directory %s: %w", dir, err)
 	}
 	return nil
 }

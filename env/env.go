@@ -183,6 +183,37 @@ func ZobristKey(i int) uint64 {
 	return z ^ (z >> 31)
 }
 
+// SquareSymmetries returns the eight symmetries of an n x n board (the
+// dihedral group D4), identity first, for a game whose actions are its
+// cells (cell and action y*n+x for column x, row y): each maps actions as
+// it maps cells. Each call returns fresh slices.
+func SquareSymmetries(n int) []Symmetry {
+	m := n - 1
+	ts := []struct {
+		name string
+		f    func(x, y int) (int, int)
+	}{
+		{"identity", func(x, y int) (int, int) { return x, y }},
+		{"rot90", func(x, y int) (int, int) { return m - y, x }},
+		{"rot180", func(x, y int) (int, int) { return m - x, m - y }},
+		{"rot270", func(x, y int) (int, int) { return y, m - x }},
+		{"flipx", func(x, y int) (int, int) { return m - x, y }},
+		{"flipy", func(x, y int) (int, int) { return x, m - y }},
+		{"transpose", func(x, y int) (int, int) { return y, x }},
+		{"antitranspose", func(x, y int) (int, int) { return m - y, m - x }},
+	}
+	syms := make([]Symmetry, len(ts))
+	for i, t := range ts {
+		cells := make([]int, n*n)
+		for c := range cells {
+			x, y := t.f(c%n, c/n)
+			cells[c] = y*n + x
+		}
+		syms[i] = Symmetry{Name: t.name, Cells: cells, Actions: append([]int(nil), cells...)}
+	}
+	return syms
+}
+
 // LegalMask sets mask[a] to true for each legal action of s and false for the
 // others. mask must have length Game.NumActions(). It returns the number of
 // legal actions.

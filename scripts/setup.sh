@@ -10,7 +10,8 @@
 #     convolutions ~4x faster. Also Debian's chromium, which the browser
 #     tests of package web drive headless (no browser is downloaded), and
 #     default-jdk-headless, which builds the Java player of the 2015 Squatter
-#     referee and runs that referee in the tests (java/, cmd/zerokit).
+#     referee and runs that referee in the tests (javaadapter/,
+#     arena/refbench/javareferee, cmd/zerokit).
 #  2. Fetches github.com/sugarme/gotch v0.9.1 through the Go module proxy,
 #     copies it without example/ and gen/ to build/gotch-from-setup.sh (go.mod
 #     replaces the module with that directory) and patches it with

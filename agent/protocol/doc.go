@@ -1,5 +1,5 @@
 // Package protocol serves an agent over a line protocol, so that programs
-// in other languages (the Python referee adapter in python/, a TCP client)
+// in other languages (the Python referee adapter in pyadapter/, a TCP client)
 // and people can play against it.
 //
 // # Protocol

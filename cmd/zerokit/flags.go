@@ -30,12 +30,23 @@ func withSpecHelp(usage, specHelp string) string {
 // registry depends on its flags (eval, gauntlet: -parallel): the usage
 // lists the kinds of specs, read from a registry made for it alone.
 func newSpecFlagSet(name, usage string, stderr io.Writer) (*flag.FlagSet, error) {
-	reg, err := newAgents(1)
+	reg, fs, err := newAgentsFlagSet(name, usage, stderr)
 	if err != nil {
 		return nil, err
 	}
-	defer reg.Close()
-	return newFlagSet(name, withSpecHelp(usage, reg.Help()), stderr), nil
+	reg.Close()
+	return fs, nil
+}
+
+// newAgentsFlagSet is newFlagSet for a command that plays agent specs
+// from one registry, made here: the usage lists its kinds of specs. The
+// caller closes the registry.
+func newAgentsFlagSet(name, usage string, stderr io.Writer) (*agents, *flag.FlagSet, error) {
+	reg, err := newAgents(1)
+	if err != nil {
+		return nil, nil, err
+	}
+	return reg, newFlagSet(name, withSpecHelp(usage, reg.Help()), stderr), nil
 }
 
 // parseFlags parses args into fs, for a command that takes flags only:

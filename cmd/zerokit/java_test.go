@@ -13,14 +13,14 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/agent/neural"
-	"github.com/zerokit/zerokit/java"
-	"github.com/zerokit/zerokit/python/refbench"
+	"github.com/zerokit/zerokit/arena/refbench"
+	"github.com/zerokit/zerokit/javaadapter"
 )
 
 // javaSetup is what the Java referee tests share: the play-only zerokit,
 // the shipped Squatter agent exported with a test's search and its jar,
 // and the class path of the course's classes, the jar and the test's
-// random player (java/testdata).
+// random player (javaadapter/testdata).
 type javaSetup struct {
 	bin, agent, course, tests, classPath string
 }
@@ -33,7 +33,7 @@ func newJavaSetup(t *testing.T) javaSetup {
 		t.Skip("-short: skipping games in the Java referee")
 	}
 	course := filepath.Join("..", "..", "..", "shared", "referee-squatter")
-	if _, err := java.CoursePackage(course); err != nil {
+	if _, err := javaadapter.CoursePackage(course); err != nil {
 		t.Skipf("the 2015 Squatter referee is not beside the repository: %v", err)
 	}
 	for _, tool := range []string{"java", "javac"} {
@@ -54,19 +54,19 @@ func newJavaSetup(t *testing.T) javaSetup {
 		t.Fatalf("export: %v\n%s", err, out)
 	}
 	build := t.TempDir()
-	coursePath, _, err := java.Build(context.Background(), "", s.course, build)
+	coursePath, _, err := javaadapter.Build(context.Background(), "", s.course, build)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.tests = filepath.Join(build, "tests")
-	src, err := filepath.Abs(filepath.Join("..", "..", "java", "testdata", "zktest", "RandomPlayer.java"))
+	src, err := filepath.Abs(filepath.Join("..", "..", "javaadapter", "testdata", "zktest", "RandomPlayer.java"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := java.Compile(context.Background(), "", coursePath, s.tests, []string{src}); err != nil {
+	if err := javaadapter.Compile(context.Background(), "", coursePath, s.tests, []string{src}); err != nil {
 		t.Fatal(err)
 	}
-	s.classPath = strings.Join([]string{coursePath, filepath.Join(s.agent, java.JarName), s.tests}, string(os.PathListSeparator))
+	s.classPath = strings.Join([]string{coursePath, filepath.Join(s.agent, javaadapter.JarName), s.tests}, string(os.PathListSeparator))
 	return s
 }
 
@@ -144,7 +144,7 @@ func testJavaRefereeAddress(t *testing.T, s javaSetup) {
 	if err != nil || !ok {
 		t.Fatalf("serve -listen said %q (%v)", line, err)
 	}
-	code, out, errText := s.referee(t, 6, java.PlayerClass, java.OpponentClass, "-Dzerokit_opponent.address="+addr)
+	code, out, errText := s.referee(t, 6, javaadapter.PlayerClass, javaadapter.OpponentClass, "-Dzerokit_opponent.address="+addr)
 	if code != 0 {
 		t.Fatalf("referee exit status %d\n%s\n%s", code, out, errText)
 	}
@@ -155,7 +155,7 @@ func testJavaRefereeAddress(t *testing.T, s javaSetup) {
 	if !strings.Contains(errText, "zerokit_opponent black:") || !strings.Contains(errText, "remote server: Java side only") {
 		t.Errorf("stderr lacks the remote opponent's usage summary:\n%s", errText)
 	}
-	code, out, errText = s.referee(t, 7, java.PlayerClass, java.OpponentClass, "-Dzerokit_opponent.address="+addr)
+	code, out, errText = s.referee(t, 7, javaadapter.PlayerClass, javaadapter.OpponentClass, "-Dzerokit_opponent.address="+addr)
 	if code != 0 || !strings.Contains(out, "Player two (Black) indicate winner as: -1") ||
 		!strings.Contains(errText, "the zerokit server plays a board of 6 rows, the referee 7") {
 		t.Errorf("a 7x7 referee with a 6x6 server: exit status %d\n%s\n%s", code, out, errText)
@@ -171,7 +171,7 @@ func testJavaRefereeAddress(t *testing.T, s javaSetup) {
 func testJavaRefereeGames(t *testing.T, s javaSetup) {
 	for _, n := range []int{6, 7, 9} {
 		for _, agentWhite := range []bool{true, false} {
-			white, black := java.PlayerClass, "zktest.RandomPlayer"
+			white, black := javaadapter.PlayerClass, "zktest.RandomPlayer"
 			if !agentWhite {
 				white, black = black, white
 			}
@@ -217,7 +217,7 @@ func testJavaRefereeRejectsIllegalMoves(t *testing.T, s javaSetup) {
 		{"offboard", true, "(row 9, col 0) is off the 9x9 board"},
 	} {
 		t.Run(fmt.Sprintf("%s/agent-white=%v", tc.mode, tc.agentWhite), func(t *testing.T) {
-			white, black, rejected := "zktest.RandomPlayer", java.PlayerClass, "Exception: Player 2 rejected the move of player 1."
+			white, black, rejected := "zktest.RandomPlayer", javaadapter.PlayerClass, "Exception: Player 2 rejected the move of player 1."
 			if tc.agentWhite {
 				white, black, rejected = black, white, "Exception: Player 1 rejected the move of player 2."
 			}
@@ -237,7 +237,7 @@ func testJavaRefereeRejectsIllegalMoves(t *testing.T, s javaSetup) {
 // the exported agent and zerokit.ZerokitOpponent configured by system
 // properties, and an opponent that cannot start.
 func testJavaRefereeZerokitVsZerokit(t *testing.T, s javaSetup) {
-	code, out, errText := s.referee(t, 7, java.OpponentClass, java.PlayerClass,
+	code, out, errText := s.referee(t, 7, javaadapter.OpponentClass, javaadapter.PlayerClass,
 		"-Dzerokit_opponent.agent=alphabeta:depth=2", "-Dzerokit_opponent.binary="+s.bin)
 	if code != 0 {
 		t.Fatalf("referee exit status %d\n%s\n%s", code, out, errText)
@@ -252,7 +252,7 @@ func testJavaRefereeZerokitVsZerokit(t *testing.T, s javaSetup) {
 
 	// An agent that cannot start claims -1 (INVALID), which ends the game
 	// at once, and says why on stderr.
-	code, out, errText = s.referee(t, 6, java.PlayerClass, java.OpponentClass,
+	code, out, errText = s.referee(t, 6, javaadapter.PlayerClass, javaadapter.OpponentClass,
 		"-Dzerokit_opponent.agent=nosuchkind", "-Dzerokit_opponent.binary="+s.bin)
 	if code != 0 || !strings.Contains(out, "Player two (Black) indicate winner as: -1") || !strings.Contains(out, "Total Number of Moves Played in the Game: 0") {
 		t.Errorf("referee with a broken opponent: exit status %d\n%s", code, out)

@@ -264,7 +264,7 @@ func TestExportedAgentWithReferee(t *testing.T) {
 	if out, err := exec.Command(full, "export", "-checkpoint", ckpt, "-out", agentDir, "-sims", "4", "-binary", light).CombinedOutput(); err != nil {
 		t.Fatalf("zerokit export: %v\n%s", err, out)
 	}
-	referee, err := filepath.Abs(filepath.Join("..", "..", "python", "fake_referee.py"))
+	referee, err := filepath.Abs(filepath.Join("..", "..", "pyadapter", "fake_referee.py"))
 	if err != nil {
 		t.Fatal(err)
 	}

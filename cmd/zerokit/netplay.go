@@ -40,12 +40,11 @@ Agent specs (-agent):
 
 // runNetPlay implements "zerokit net-play".
 func runNetPlay(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	reg, err := newAgents(1)
+	reg, fs, err := newAgentsFlagSet("net-play", netPlayUsage, stderr)
 	if err != nil {
 		return err
 	}
 	defer reg.Close()
-	fs := newFlagSet("net-play", withSpecHelp(netPlayUsage, reg.Help()), stderr)
 	host := fs.String("host", "127.0.0.1", "server's host name or address")
 	port := fs.Int("port", 7979, "server's TCP port")
 	name := fs.String("name", "zerokit", "player name sent to the server (one word)")

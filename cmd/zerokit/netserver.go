@@ -50,12 +50,11 @@ Agent specs (-house):
 
 // runNetServer implements "zerokit net-server".
 func runNetServer(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	reg, err := newAgents(1)
+	reg, fs, err := newAgentsFlagSet("net-server", netServerUsage, stderr)
 	if err != nil {
 		return err
 	}
 	defer reg.Close()
-	fs := newFlagSet("net-server", withSpecHelp(netServerUsage, reg.Help()), stderr)
 	listen := fs.String("listen", "127.0.0.1:7979", "TCP `HOST:PORT` to listen on (\":7979\": every interface; port 0: any free port)")
 	dir := fs.String("dir", "wubpp-server", "`DIR` holding games.jsonl and results.json (created if missing)")
 	gameTime := fs.Duration("game-time", wubpp.DefaultGameTime, "each player's thinking time per game, from TURN to its answer")

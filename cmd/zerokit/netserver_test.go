@@ -328,7 +328,7 @@ func startPython(t *testing.T, cmd *exec.Cmd) (*bufio.Scanner, *strings.Builder)
 }
 
 // netreferee starts the course's netreferee.py playing module as name
-// (with key, if not empty) on addr, from the adapter's directory python/,
+// (with key, if not empty) on addr, from the adapter's directory pyadapter/,
 // and waits until it waits for an opponent. wait returns its output.
 func netreferee(t *testing.T, py, refDir, bin, addr, module, name, key string) (wait func() string) {
 	t.Helper()
@@ -336,13 +336,13 @@ func netreferee(t *testing.T, py, refDir, bin, addr, module, name, key string) (
 }
 
 // startNetreferee is netreferee, run as the script (python3
-// DIR/netreferee.py, with python/ on PYTHONPATH) or, with asModule, as
+// DIR/netreferee.py, with pyadapter/ on PYTHONPATH) or, with asModule, as
 // docs/wubpp.md says to run it without copies: python3 -m netreferee
 // with the referee's directory on PYTHONPATH.
 func startNetreferee(t *testing.T, py, refDir, bin, addr, module, name, key string, asModule bool) (wait func() string) {
 	t.Helper()
 	host, port, _ := strings.Cut(addr, ":")
-	pyDir, err := filepath.Abs(filepath.Join("..", "..", "python"))
+	pyDir, err := filepath.Abs(filepath.Join("..", "..", "pyadapter"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,10 +420,10 @@ func TestNetServerWithNetreferee(t *testing.T) {
 }
 
 // TestNetPlayOnPythonServer plays two zerokit net-play clients on a tiny
-// server written with the course's wubpp.py (python/wubpp_fixture_server.py).
+// server written with the course's wubpp.py (pyadapter/wubpp_fixture_server.py).
 func TestNetPlayOnPythonServer(t *testing.T) {
 	py, refDir := pythonReferee(t)
-	fixture, err := filepath.Abs(filepath.Join("..", "..", "python", "wubpp_fixture_server.py"))
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "pyadapter", "wubpp_fixture_server.py"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,11 +13,11 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/agent/neural"
-	"github.com/zerokit/zerokit/python/refbench"
+	"github.com/zerokit/zerokit/arena/refbench"
 )
 
 // TestPythonAdapter builds zerokit and runs the Python adapter's tests
-// (python/test_*.py: the referee adapter against a real zerokit serve, the
+// (pyadapter/test_*.py: the referee adapter against a real zerokit serve, the
 // referee test double) with python3 -m unittest.
 func TestPythonAdapter(t *testing.T) {
 	if testing.Short() {
@@ -28,7 +28,7 @@ func TestPythonAdapter(t *testing.T) {
 		t.Skip("python3 not found on PATH: skipping the Python adapter tests")
 	}
 	bin := buildNonetZerokit(t)
-	dir, err := filepath.Abs(filepath.Join("..", "..", "python"))
+	dir, err := filepath.Abs(filepath.Join("..", "..", "pyadapter"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,10 @@ import (
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
+	"github.com/zerokit/zerokit/arena/refbench"
+	"github.com/zerokit/zerokit/arena/refbench/javareferee"
 	squatterpkg "github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/internal/atomicfile"
-	javareferee "github.com/zerokit/zerokit/java/referee"
-	"github.com/zerokit/zerokit/python/refbench"
 )
 
 const refbenchUsage = `usage: zerokit refbench -referee PATH/referee.py [-agent DIR] -vs OPPONENT [-vs ...] [flags]

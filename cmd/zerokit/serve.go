@@ -23,9 +23,9 @@ import (
 const serveUsage = `usage: zerokit serve [flags]
 
 Plays an agent through the line protocol of package agent/protocol, for the
-referee adapters (python/zerokit_player.py for Watch Your Back!,
-java/ZerokitPlayer.java for Squatter) or any other client: one request
-line, one response line.
+referee adapters (pyadapter/zerokit_player.py for Watch Your Back!,
+javaadapter/zerokit/ZerokitPlayer.java for Squatter) or any other client: one
+request line, one response line.
 
   init white|black        -> ok            (new game; the agent plays that colour)
   action <turns>          -> [x, y] | [[xa, ya], [xb, yb]] | null

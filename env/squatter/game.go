@@ -197,29 +197,4 @@ func (g *Game) FromActions(actions ...int) (*State, error) {
 // dihedral group D4), identity first. The rules mention no direction, so all
 // eight are exact. Actions are cells, so each symmetry maps actions exactly
 // as it maps cells. Each call returns fresh slices.
-func (g *Game) Symmetries() []env.Symmetry {
-	m := g.n - 1
-	ts := []struct {
-		name string
-		f    func(x, y int) (int, int)
-	}{
-		{"identity", func(x, y int) (int, int) { return x, y }},
-		{"rot90", func(x, y int) (int, int) { return m - y, x }},
-		{"rot180", func(x, y int) (int, int) { return m - x, m - y }},
-		{"rot270", func(x, y int) (int, int) { return y, m - x }},
-		{"flipx", func(x, y int) (int, int) { return m - x, y }},
-		{"flipy", func(x, y int) (int, int) { return x, m - y }},
-		{"transpose", func(x, y int) (int, int) { return y, x }},
-		{"antitranspose", func(x, y int) (int, int) { return m - y, m - x }},
-	}
-	syms := make([]env.Symmetry, len(ts))
-	for i, t := range ts {
-		cells := make([]int, g.cells)
-		for c := range cells {
-			x, y := t.f(c%g.n, c/g.n)
-			cells[c] = y*g.n + x
-		}
-		syms[i] = env.Symmetry{Name: t.name, Cells: cells, Actions: append([]int(nil), cells...)}
-	}
-	return syms
-}
+func (g *Game) Symmetries() []env.Symmetry { return env.SquareSymmetries(g.n) }

@@ -67,35 +67,7 @@ func (Game) NewInitialState() env.State {
 // Symmetries implements env.Game: the eight symmetries of the square (the
 // dihedral group D4), identity first. Actions are cells, so each symmetry
 // maps actions exactly as it maps cells.
-func (Game) Symmetries() []env.Symmetry {
-	type transform struct {
-		name string
-		f    func(x, y int) (int, int)
-	}
-	const m = Size - 1
-	ts := []transform{
-		{"identity", func(x, y int) (int, int) { return x, y }},
-		{"rot90", func(x, y int) (int, int) { return m - y, x }},
-		{"rot180", func(x, y int) (int, int) { return m - x, m - y }},
-		{"rot270", func(x, y int) (int, int) { return y, m - x }},
-		{"flip-horizontal", func(x, y int) (int, int) { return m - x, y }},
-		{"flip-vertical", func(x, y int) (int, int) { return x, m - y }},
-		{"transpose", func(x, y int) (int, int) { return y, x }},
-		{"anti-transpose", func(x, y int) (int, int) { return m - y, m - x }},
-	}
-	out := make([]env.Symmetry, len(ts))
-	for i, t := range ts {
-		cells := make([]int, Cells)
-		for c := range cells {
-			x, y := t.f(c%Size, c/Size)
-			cells[c] = y*Size + x
-		}
-		actions := make([]int, Cells)
-		copy(actions, cells)
-		out[i] = env.Symmetry{Name: t.name, Cells: cells, Actions: actions}
-	}
-	return out
-}
+func (Game) Symmetries() []env.Symmetry { return env.SquareSymmetries(Size) }
 
 // State is a tic-tac-toe position. The zero value is the initial state.
 type State struct {

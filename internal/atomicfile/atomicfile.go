@@ -56,11 +56,25 @@ func Write(path string, perm os.FileMode, fill func(w io.Writer) error) (err err
 	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("atomicfile: %w", err)
 	}
-	if d, derr := os.Open(dir); derr == nil {
-		// Persist the rename itself; failure to sync a directory is not fatal
-		// on file systems that do not support it.
-		_ = d.Sync()
-		d.Close()
+	// Persist the rename itself; failure to sync a directory is not fatal
+	// on file systems that do not support it.
+	_ = SyncDir(dir)
+	return nil
+}
+
+// SyncDir flushes the entries of the directory dir to disk, making a
+// rename, link or removal in it durable.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("atomicfile: sync directory: %w", err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("atomicfile: sync directory %s: %w", dir, err)
 	}
 	return nil
 }

@@ -3,8 +3,10 @@ package atomicfile
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +55,33 @@ func TestFailedFillKeepsOldContent(t *testing.T) {
 func TestMissingDirectory(t *testing.T) {
 	if err := WriteFile(filepath.Join(t.TempDir(), "no", "such"), nil, 0o644); err == nil {
 		t.Fatal("no error writing into a missing directory")
+	}
+}
+
+func TestSyncDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, dir string
+		wantErr   error
+	}{
+		{"directory", dir, nil},
+		{"missing", filepath.Join(dir, "no-such"), fs.ErrNotExist},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := SyncDir(tc.dir)
+			if tc.wantErr == nil {
+				if err != nil {
+					t.Fatalf("SyncDir(%s): %v", tc.dir, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), tc.dir) {
+				t.Fatalf("SyncDir(%s) = %v, want %v naming the directory", tc.dir, err, tc.wantErr)
+			}
+		})
 	}
 }

@@ -27,9 +27,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 
+	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/model/arch"
 )
 
@@ -180,7 +180,7 @@ func WriteFile(path string, c *Checkpoint) error {
 	if err := Write(&buf, c); err != nil {
 		return fmt.Errorf("checkpoint %s: %w", path, err)
 	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return nil
@@ -200,36 +200,6 @@ func floatBytes(v []float32) []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
 	}
 	return b
-}
-
-// writeFileAtomic writes data to a temporary file next to path, syncs it,
-// renames it over path and syncs the directory.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // ReadFile reads and checks the checkpoint at path: its header, network

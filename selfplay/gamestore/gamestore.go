@@ -448,14 +448,10 @@ func removeTemps(dir string) (int, error) {
 	return n, nil
 }
 
+// syncDir is atomicfile.SyncDir with the package's error prefix.
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
+	if err := atomicfile.SyncDir(dir); err != nil {
 		return fmt.Errorf("gamestore: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("gamestore: sync %s: %w", dir, err)
 	}
 	return nil
 }

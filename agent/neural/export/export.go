@@ -12,7 +12,7 @@
 //	__init__.py          makes DIR an importable module: python3 referee.py DIR other
 //	README.txt           how to play against the agent and use it with the referee
 //
-// and for Squatter the player of the 2015 Java referee (package java):
+// and for Squatter the player of the 2015 Java referee (package javaadapter):
 //
 //	ZerokitPlayer.java, ZerokitOpponent.java  its source (class zerokit.ZerokitPlayer)
 //	zerokit_player.properties                 its configuration, like zerokit_player.json
@@ -34,12 +34,12 @@ import (
 	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/model/ckpt"
 	"github.com/zerokit/zerokit/model/gonet"
-	"github.com/zerokit/zerokit/python"
+	"github.com/zerokit/zerokit/pyadapter"
 )
 
 // Adapter file names.
 const (
-	AdapterModule = python.PlayerModuleName
+	AdapterModule = pyadapter.PlayerModuleName
 	AdapterConfig = "zerokit_player.json"
 	PackageInit   = "__init__.py"
 	ReadmeName    = "README.txt"
@@ -203,7 +203,7 @@ func export(opts Options) (neural.Manifest, error) {
 		return neural.Manifest{}, fmt.Errorf("checking the exported agent: %w", err)
 	}
 	n.Close()
-	if err := syncDir(tmp); err != nil {
+	if err := atomicfile.SyncDir(tmp); err != nil {
 		return neural.Manifest{}, err
 	}
 	if err := replaceDir(tmp, out); err != nil {
@@ -239,7 +239,7 @@ func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoi
 	if err := atomicfile.WriteFile(filepath.Join(dir, neural.ManifestName), js, 0o644); err != nil {
 		return err
 	}
-	module, err := python.PlayerModule()
+	module, err := pyadapter.PlayerModule()
 	if err != nil {
 		return err
 	}
@@ -259,19 +259,6 @@ func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoi
 	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, spec, binary, serveArgs, game), 0o644)
 }
 
-// syncDir flushes a directory's entries to disk.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // replaceDir renames tmp to out. An existing out is first moved aside and
 // removed once tmp is in place; if the second rename fails it is put back.
 func replaceDir(tmp, out string) error {
@@ -282,7 +269,7 @@ func replaceDir(tmp, out string) error {
 		if err := os.Rename(tmp, out); err != nil {
 			return err
 		}
-		return syncDir(parent)
+		return atomicfile.SyncDir(parent)
 	case err != nil:
 		return err
 	}
@@ -302,7 +289,7 @@ func replaceDir(tmp, out string) error {
 		os.Remove(old)
 		return err
 	}
-	if err := syncDir(parent); err != nil {
+	if err := atomicfile.SyncDir(parent); err != nil {
 		return err
 	}
 	return os.RemoveAll(old)

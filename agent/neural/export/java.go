@@ -8,18 +8,18 @@ import (
 	"strings"
 
 	"github.com/zerokit/zerokit/internal/atomicfile"
-	"github.com/zerokit/zerokit/java"
+	"github.com/zerokit/zerokit/javaadapter"
 )
 
 // JavaConfig is the file name of the Java player's settings.
-const JavaConfig = java.PlayerConfig + ".properties"
+const JavaConfig = javaadapter.PlayerConfig + ".properties"
 
 // writeJava writes the Java player of the 2015 Squatter referee into dir:
 // its sources, its settings (the zerokit binary, the agent spec and the
 // serve flags, as zerokit_player.json has them) and, with
 // opts.JavaReferee, its jar.
 func writeJava(dir, spec, binary string, opts Options) error {
-	if err := java.WriteSources(dir); err != nil {
+	if err := javaadapter.WriteSources(dir); err != nil {
 		return err
 	}
 	var b strings.Builder
@@ -41,11 +41,11 @@ func writeJava(dir, spec, binary string, opts Options) error {
 		return err
 	}
 	defer os.RemoveAll(build)
-	_, classes, err := java.Build(context.Background(), opts.Javac, opts.JavaReferee, build)
+	_, classes, err := javaadapter.Build(context.Background(), opts.Javac, opts.JavaReferee, build)
 	if err != nil {
 		return err
 	}
-	return java.WriteJar(classes, filepath.Join(dir, java.JarName))
+	return javaadapter.WriteJar(classes, filepath.Join(dir, javaadapter.JarName))
 }
 
 // propertyValue escapes s for a Java .properties file.

@@ -1,7 +1,7 @@
-// Package python embeds the Python referee adapter (zerokit_player.py), so
+// Package pyadapter embeds the Python referee adapter (zerokit_player.py), so
 // that "zerokit export" can write it into a self-contained agent directory
 // without the source tree.
-package python
+package pyadapter
 
 import (
 	"embed"
@@ -18,7 +18,7 @@ var files embed.FS
 func PlayerModule() ([]byte, error) {
 	b, err := files.ReadFile(PlayerModuleName)
 	if err != nil {
-		return nil, fmt.Errorf("python: embedded %s: %w", PlayerModuleName, err)
+		return nil, fmt.Errorf("pyadapter: embedded %s: %w", PlayerModuleName, err)
 	}
 	return b, nil
 }

@@ -4,12 +4,12 @@
 // baselines through the same adapter, or any Player module), in parallel,
 // colours alternated, and collects each game's result and the agent's
 // resources as its adapter measured them (the referee itself cannot see a
-// player's child process; see python/zerokit_player.py).
+// player's child process; see pyadapter/zerokit_player.py).
 //
 // The matches (parallel games, resumption, scores, reports) do not depend
 // on the referee: a Table plays each game, by default the Python referee
-// of Watch Your Back! (2018); package java/referee is the Java referee of
-// Squatter (2015).
+// of Watch Your Back! (2018); package arena/refbench/javareferee is the
+// Java referee of Squatter (2015).
 package refbench
 
 import (
@@ -31,7 +31,7 @@ import (
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena/elo"
 	"github.com/zerokit/zerokit/env/wyb"
-	"github.com/zerokit/zerokit/python"
+	"github.com/zerokit/zerokit/pyadapter"
 )
 
 // The Python module names the games use.
@@ -68,7 +68,7 @@ func (Python) Prepare(o *Options) error { return o.checkPython() }
 
 // Play plays one game in referee.py.
 func (Python) Play(ctx context.Context, o *Options, gdir string, opp Opponent, index int) (Game, error) {
-	adapter, err := python.PlayerModule()
+	adapter, err := pyadapter.PlayerModule()
 	if err != nil {
 		return Game{}, err
 	}

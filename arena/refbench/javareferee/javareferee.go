@@ -1,11 +1,11 @@
-// Package referee plays refbench's games (package python/refbench) in the
+// Package javareferee plays refbench's games (package arena/refbench) in the
 // Squatter course referee of 2015, the Java program
 // "java aiproj.squatter.Referee N WhiteClass BlackClass": the exported
 // agent as zerokit.ZerokitPlayer (its own jar or sources and its
 // zerokit_player.properties), zerokit's baselines as
 // zerokit.ZerokitOpponent configured by system properties, or any Player
 // class.
-package referee
+package javareferee
 
 import (
 	"bufio"
@@ -19,8 +19,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zerokit/zerokit/java"
-	"github.com/zerokit/zerokit/python/refbench"
+	"github.com/zerokit/zerokit/arena/refbench"
+	"github.com/zerokit/zerokit/javaadapter"
 )
 
 // Table is the refbench.Table of the Java referee. Build it with New.
@@ -59,42 +59,42 @@ type Config struct {
 // directory holds no jar) into c.BuildDir and returns the Table.
 func New(ctx context.Context, c Config) (*Table, error) {
 	if c.N < 6 || c.N > 13 {
-		return nil, fmt.Errorf("referee: board size %d, want 6 to 13", c.N)
+		return nil, fmt.Errorf("javareferee: board size %d, want 6 to 13", c.N)
 	}
 	if c.Java == "" {
 		c.Java = "java"
 	}
 	if _, err := exec.LookPath(c.Java); err != nil {
-		return nil, fmt.Errorf("referee: no java (install a JDK, e.g. Debian's default-jdk-headless): %w", err)
+		return nil, fmt.Errorf("javareferee: no java (install a JDK, e.g. Debian's default-jdk-headless): %w", err)
 	}
 	agent, err := filepath.Abs(c.Agent)
 	if err != nil {
 		return nil, err
 	}
-	config := filepath.Join(agent, java.PlayerConfig+".properties")
+	config := filepath.Join(agent, javaadapter.PlayerConfig+".properties")
 	if _, err := os.Stat(config); err != nil {
-		return nil, fmt.Errorf("referee: agent %s has no Java player (no %s; export a Squatter agent with zerokit export)", c.Agent, filepath.Base(config))
+		return nil, fmt.Errorf("javareferee: agent %s has no Java player (no %s; export a Squatter agent with zerokit export)", c.Agent, filepath.Base(config))
 	}
 	build, err := filepath.Abs(c.BuildDir)
 	if err != nil {
 		return nil, err
 	}
-	coursePath, playerPath, err := java.Build(ctx, c.Javac, c.Course, build)
+	coursePath, playerPath, err := javaadapter.Build(ctx, c.Javac, c.Course, build)
 	if err != nil {
 		return nil, err
 	}
 	// The agent plays its own player as exported: its jar, else its
 	// sources compiled here.
-	if jar := filepath.Join(agent, java.JarName); fileExists(jar) {
+	if jar := filepath.Join(agent, javaadapter.JarName); fileExists(jar) {
 		playerPath = jar
 	} else {
 		src, err := filepath.Glob(filepath.Join(agent, "*.java"))
 		if err != nil || len(src) == 0 {
-			return nil, fmt.Errorf("referee: agent %s has neither %s nor the player's .java sources", c.Agent, java.JarName)
+			return nil, fmt.Errorf("javareferee: agent %s has neither %s nor the player's .java sources", c.Agent, javaadapter.JarName)
 		}
 		playerPath = filepath.Join(build, "agent")
-		if err := java.Compile(ctx, c.Javac, coursePath, playerPath, src); err != nil {
-			return nil, fmt.Errorf("referee: agent %s: %w", c.Agent, err)
+		if err := javaadapter.Compile(ctx, c.Javac, coursePath, playerPath, src); err != nil {
+			return nil, fmt.Errorf("javareferee: agent %s: %w", c.Agent, err)
 		}
 	}
 	cp := coursePath + string(os.PathListSeparator) + playerPath
@@ -130,7 +130,7 @@ func (t *Table) Prepare(o *refbench.Options) error {
 			return fmt.Errorf("refbench: opponent %d: want a spec or a class", i)
 		case opp.Spec != "" && o.Binary == "":
 			return fmt.Errorf("refbench: opponent %s: no zerokit binary for its player", opp.Spec)
-		case opp.Class == java.PlayerClass:
+		case opp.Class == javaadapter.PlayerClass:
 			return fmt.Errorf("refbench: opponent class %s is the agent's; play zerokit agents as specs", opp.Class)
 		}
 	}
@@ -150,25 +150,25 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 	usageLog := filepath.Join(gdir, "usage-agent.json")
 	args := []string{
 		"-cp", t.classPath,
-		"-D" + java.PlayerConfig + ".config=" + t.config,
-		"-D" + java.PlayerConfig + ".usage_log=" + usageLog,
+		"-D" + javaadapter.PlayerConfig + ".config=" + t.config,
+		"-D" + javaadapter.PlayerConfig + ".usage_log=" + usageLog,
 	}
 	// Limits given override the agent's own settings; none leave them.
 	if o.TimeLimit > 0 {
-		args = append(args, fmt.Sprintf("-D%s.cpu_limit=%g", java.PlayerConfig, o.TimeLimit))
+		args = append(args, fmt.Sprintf("-D%s.cpu_limit=%g", javaadapter.PlayerConfig, o.TimeLimit))
 	}
 	if o.SpaceLimit > 0 {
-		args = append(args, fmt.Sprintf("-D%s.memory_limit=%g", java.PlayerConfig, o.SpaceLimit))
+		args = append(args, fmt.Sprintf("-D%s.memory_limit=%g", javaadapter.PlayerConfig, o.SpaceLimit))
 	}
 	oppClass := opp.Class
 	if opp.Spec != "" {
-		oppClass = java.OpponentClass
+		oppClass = javaadapter.OpponentClass
 		args = append(args,
-			"-D"+java.OpponentConfig+".binary="+o.Binary,
-			"-D"+java.OpponentConfig+".agent="+refbench.GameSpec(opp.Spec, index),
-			"-D"+java.OpponentConfig+".args="+strings.Join(opp.ServeArgs, " "))
+			"-D"+javaadapter.OpponentConfig+".binary="+o.Binary,
+			"-D"+javaadapter.OpponentConfig+".agent="+refbench.GameSpec(opp.Spec, index),
+			"-D"+javaadapter.OpponentConfig+".args="+strings.Join(opp.ServeArgs, " "))
 	}
-	white, black := java.PlayerClass, oppClass
+	white, black := javaadapter.PlayerClass, oppClass
 	if g.AgentColour == "black" {
 		white, black = black, white
 	}

@@ -1,10 +1,10 @@
-package referee
+package javareferee
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/zerokit/zerokit/python/refbench"
+	"github.com/zerokit/zerokit/arena/refbench"
 )
 
 // game writes the referee's stdout of a game of moves moves that ended

@@ -1,4 +1,4 @@
-package java
+package javaadapter
 
 import (
 	"archive/zip"

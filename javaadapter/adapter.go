@@ -1,9 +1,9 @@
-// Package java embeds the Java player of the 2015 Squatter course referee
+// Package javaadapter embeds the Java player of the 2015 Squatter course referee
 // (zerokit/ZerokitPlayer.java, a class implementing aiproj.squatter.Player
 // that runs "zerokit serve"), so that "zerokit export" can write it into an
 // agent directory, and builds it: Build compiles it with javac against the
 // course's package, and WriteJar packs the classes.
-package java
+package javaadapter
 
 import (
 	"archive/zip"
@@ -46,13 +46,13 @@ var files embed.FS
 func Sources() (map[string][]byte, error) {
 	entries, err := files.ReadDir("zerokit")
 	if err != nil {
-		return nil, fmt.Errorf("java: embedded sources: %w", err)
+		return nil, fmt.Errorf("javaadapter: embedded sources: %w", err)
 	}
 	out := make(map[string][]byte, len(entries))
 	for _, e := range entries {
 		b, err := files.ReadFile(path.Join("zerokit", e.Name()))
 		if err != nil {
-			return nil, fmt.Errorf("java: embedded %s: %w", e.Name(), err)
+			return nil, fmt.Errorf("javaadapter: embedded %s: %w", e.Name(), err)
 		}
 		out[e.Name()] = b
 	}
@@ -82,7 +82,7 @@ func CoursePackage(dir string) ([]string, error) {
 	for _, name := range []string{"Player", "Move", "Piece", "Referee"} {
 		p := filepath.Join(dir, "aiproj", "squatter", name+".java")
 		if st, err := os.Stat(p); err != nil || st.IsDir() {
-			return nil, fmt.Errorf("java: %s is not the course's Squatter package: no file %s", dir, p)
+			return nil, fmt.Errorf("javaadapter: %s is not the course's Squatter package: no file %s", dir, p)
 		}
 		out = append(out, p)
 	}
@@ -98,7 +98,7 @@ func Build(ctx context.Context, javac, course, out string) (coursePath, playerPa
 		javac = "javac"
 	}
 	if _, err := exec.LookPath(javac); err != nil {
-		return "", "", fmt.Errorf("java: no Java compiler (install a JDK, e.g. Debian's default-jdk-headless): %w", err)
+		return "", "", fmt.Errorf("javaadapter: no Java compiler (install a JDK, e.g. Debian's default-jdk-headless): %w", err)
 	}
 	courseSrc, err := CoursePackage(course)
 	if err != nil {
@@ -112,7 +112,7 @@ func Build(ctx context.Context, javac, course, out string) (coursePath, playerPa
 		}
 	}
 	if err := javacRun(ctx, javac, append([]string{"-nowarn", "-d", coursePath}, courseSrc...)); err != nil {
-		return "", "", fmt.Errorf("java: compiling the course's package in %s: %w", course, err)
+		return "", "", fmt.Errorf("javaadapter: compiling the course's package in %s: %w", course, err)
 	}
 	if err := WriteSources(srcDir); err != nil {
 		return "", "", err
@@ -122,7 +122,7 @@ func Build(ctx context.Context, javac, course, out string) (coursePath, playerPa
 		return "", "", err
 	}
 	if err := Compile(ctx, javac, coursePath, playerPath, src); err != nil {
-		return "", "", fmt.Errorf("java: compiling the zerokit player: %w", err)
+		return "", "", fmt.Errorf("javaadapter: compiling the zerokit player: %w", err)
 	}
 	return coursePath, playerPath, nil
 }
@@ -158,10 +158,10 @@ func WriteJar(classes, path string) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("java: %w", err)
+		return fmt.Errorf("javaadapter: %w", err)
 	}
 	if len(names) == 0 {
-		return fmt.Errorf("java: no class files under %s", classes)
+		return fmt.Errorf("javaadapter: no class files under %s", classes)
 	}
 	sort.Strings(names)
 	var buf bytes.Buffer
@@ -193,7 +193,7 @@ func WriteJar(classes, path string) error {
 		return err
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("java: %w", err)
+		return fmt.Errorf("javaadapter: %w", err)
 	}
 	return nil
 }
