@@ -160,12 +160,10 @@ func TestDirRepairs(t *testing.T) {
 	}
 }
 
-// TestShippedAgentUsesEndgame checks that the shipped Watch Your Back!
-// agent looks positions up in the game's solved endgame, as in the
-// referee's game (no turn limit): on a budget far too small to find it by
-// search, it knows a win in 5 actions and plays the move that keeps it;
-// with tb=0 it does not know it.
-func TestShippedAgentUsesEndgame(t *testing.T) {
+// shippedWYB loads the shipped Watch Your Back! network for the
+// referee's game (no turn limit), closed when the test ends.
+func shippedWYB(t *testing.T) (*wyb.Game, *neural.Network) {
+	t.Helper()
 	dir, err := agents.Dir("wyb", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +173,17 @@ func TestShippedAgentUsesEndgame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer net.Close()
+	t.Cleanup(func() { net.Close() })
+	return game, net
+}
+
+// TestShippedAgentUsesEndgame checks that the shipped Watch Your Back!
+// agent looks positions up in the game's solved endgame, as in the
+// referee's game (no turn limit): on a budget far too small to find it by
+// search, it knows a win in 5 actions and plays the move that keeps it;
+// with tb=0 it does not know it.
+func TestShippedAgentUsesEndgame(t *testing.T) {
+	game, net := shippedWYB(t)
 	gone := strings.Repeat(" ", 15)
 	pos, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone, gone,
 		"    X - @ X", "    O @ - O", "    - O @ -", "    X - - X", gone, gone}, "\n"), wyb.Moving, 300)
@@ -223,16 +231,7 @@ func TestShippedAgentUsesEndgame(t *testing.T) {
 // loses; on 8 simulations the agent, looking the positions after the
 // shrink up in the table, must play the jump.
 func TestShippedAgentBeforeSecondShrink(t *testing.T) {
-	dir, err := agents.Dir("wyb", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	game := wyb.New(wyb.Options{})
-	net, err := neural.Load(dir, game, neural.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer net.Close()
+	game, net := shippedWYB(t)
 	gone := strings.Repeat(" ", 15)
 	pos, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
 		"  X @ - - - X", "  - - - - - -", "  @ @ - @ - -", "  O - O - - -", "  - - O O - -", "  X - - - - X", gone}, "\n"), wyb.Moving, wyb.SecondShrink-1)
