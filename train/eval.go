@@ -246,3 +246,13 @@ func opponentFactory(game env.Game, s string) (agent.Factory, error) {
 	}
 	return b.Factory, nil
 }
+
+// evaluate runs the evaluation stage on the current network.
+func (t *trainer) evaluate(ctx context.Context) error {
+	res, err := t.evals.run(ctx, t.eff, t.state.Step, t.net, t.trainedBefore+time.Since(t.start).Seconds())
+	if err != nil {
+		return err
+	}
+	t.evaluations, t.lastEval = res.matches, res.summary
+	return nil
+}

@@ -2,12 +2,14 @@ package train
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/model/torch"
 )
 
 // State is the trainer's state saved beside each checkpoint
@@ -67,4 +69,50 @@ func readState(path string) (State, error) {
 		return State{}, fmt.Errorf("train: %s: negative counter in %+v", path, s)
 	}
 	return s, nil
+}
+
+// save writes a checkpoint of the current step and commits it.
+func (t *trainer) save() error {
+	step := t.state.Step
+	text, err := t.cfg.Encode()
+	if err != nil {
+		return err
+	}
+	meta := torch.Metadata{Game: t.game.Name(), EncodingVersion: t.game.EncodingVersion(), Step: step, Seed: t.cfg.Seed, Config: text}
+	if err := torch.Save(t.ckpts.Path(step), t.net, t.tr, meta); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	bs := t.buffer.Stats()
+	t.state.Games = bs.TotalGames
+	t.state.TotalPositions = bs.TotalPositions
+	if t.gen != nil {
+		t.state.NextGame = max(t.state.NextGame, t.gen.NextGame())
+	}
+	if t.remote != nil {
+		t.state.StoreCursor = t.cursor
+	}
+	t.state.TrainSeconds = t.trainedBefore + time.Since(t.start).Seconds()
+	t.state.Time = time.Now().UTC()
+	if err := writeState(t.ckpts.StatePath(step), t.state); err != nil {
+		return err
+	}
+	if err := t.ckpts.Commit(step); err != nil {
+		return err
+	}
+	t.lastSaved = step
+	t.log.Info("checkpoint", "step", step, "path", t.ckpts.Path(step))
+	if err := t.average(step); err != nil {
+		return err
+	}
+	if err := t.refreshAgent(step); err != nil {
+		return err
+	}
+	if t.remote == nil {
+		return nil
+	}
+	// The uploads finish even when the run is being stopped: the store is
+	// where the run resumes from.
+	ctx, cancel := context.WithTimeout(context.Background(), uploadTimeout+t.opts.StoreRetry)
+	defer cancel()
+	return t.pushToStore(ctx, step)
 }
