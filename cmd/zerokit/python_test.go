@@ -76,7 +76,7 @@ func TestRefbenchInReferee(t *testing.T) {
 		t.Fatal(err)
 	}
 	jsonPath := filepath.Join(work, "games.json")
-	cmd := exec.Command(bin, "refbench", "-referee", relReferee, "-agent", agentDir, "-vs", "random", "-games", "1",
+	cmd := exec.Command(bin, "refbench", "-referee", relReferee, "-agent", agentDir, "-vs", "random@noclock", "-colour", "black", "-games", "1",
 		"-parallel", "1", "-keep", "games", "-json", "games.json", "-game-timeout", "5m", "-add-to", agentDir)
 	cmd.Dir = work
 	out, err := cmd.CombinedOutput()
@@ -88,8 +88,22 @@ func TestRefbenchInReferee(t *testing.T) {
 		t.Fatalf("want one match of one game:\n%s", out)
 	}
 	g := matches[0].Games[0]
-	if g.Outcome == refbench.Failed || g.Outcome == refbench.Unfinished || g.Actions < 24 {
-		t.Fatalf("game %+v: want a finished game\n%s", g, out)
+	if g.Outcome == refbench.Failed || g.Outcome == refbench.Unfinished || g.Actions < 24 || g.AgentColour != "black" {
+		t.Fatalf("game %+v: want a finished game, the agent Black\n%s", g, out)
+	}
+	// Each adapter's limits are its own: the opponent @noclock has none.
+	for file, want := range map[string]float64{"zkopponent.json": 0, filepath.Join("zkagent", "zerokit_player.json"): 60} {
+		b, err := os.ReadFile(filepath.Join(work, "games", "opp0-game000", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var conf map[string]any
+		if err := json.Unmarshal(b, &conf); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if conf["cpu_limit"] != want {
+			t.Errorf("%s: cpu_limit %v, want %v", file, conf["cpu_limit"], want)
+		}
 	}
 	if !(g.AgentCPU > 0 && g.AgentCPU <= 60) || !(g.AgentPeakMB > 1 && g.AgentPeakMB <= 100) || g.AgentOverLimit != "" {
 		t.Fatalf("agent used %.2f s CPU and %.1f MB (over limit: %q): want within 60 s and 100 MB", g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit)
@@ -102,8 +116,8 @@ func TestRefbenchInReferee(t *testing.T) {
 	evals := m.Provenance.Evaluations
 	last := evals[len(evals)-1]
 	wins := map[refbench.Outcome]int{refbench.Win: 1}[g.Outcome]
-	if last.Opponent != "random (referee)" || last.Wins != wins || last.Wins+last.Draws+last.Losses != 1 ||
-		last.AsFirst == nil || !strings.Contains(last.Command, "refbench") || !strings.Contains(last.Search, "-game-time 55s") ||
+	if last.Opponent != "random (no clock) (referee)" || last.Wins != wins || last.Wins+last.Draws+last.Losses != 1 ||
+		last.AsFirst == nil || !strings.Contains(last.Command, "refbench") || !strings.Contains(last.Search, "-game-time 55s") || !strings.Contains(last.Search, "referee.py -t 60 -s 100") ||
 		!strings.Contains(last.Resources, "peak memory") {
 		t.Errorf("last evaluation in the agent's manifest: %+v, want this game's", last)
 	}

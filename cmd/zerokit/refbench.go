@@ -171,7 +171,11 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		if squatter {
 			search += fmt.Sprintf(", in the Java referee on %dx%d", n, n)
 		} else {
-			search += fmt.Sprintf(", in referee.py -t %g -s %g", *timeLimit, *spaceLimit)
+			limits := refbench.Options{TimeLimit: *timeLimit, SpaceLimit: *spaceLimit}
+			if err := (refbench.Python{}).Defaults(&limits); err != nil {
+				return err
+			}
+			search += fmt.Sprintf(", in referee.py -t %g -s %g", limits.TimeLimit, limits.SpaceLimit)
 		}
 	}
 	id := agentID(dir)
