@@ -143,7 +143,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		"PYTHONDONTWRITEBYTECODE=1",
 		"ZEROKIT_USAGE_LOG="+filepath.Join(gdir, "usage-{module}.json"),
 	)
-	cmd.Env = append(withoutLimits(cmd.Env), withoutLimits(o.Env)...)
+	cmd.Env = append(cmd.Env, withoutLimits(o.Env)...)
 	var turnCap *turnWatch
 	if o.MaxMovingTurns > 0 {
 		turnCap = &turnWatch{marker: []byte(fmt.Sprintf("\n%d turns into the moving phase", o.MaxMovingTurns)), stop: cancel}
