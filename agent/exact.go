@@ -3,21 +3,21 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/mcts"
 )
 
-// Exact search before the table (see exactSolve): it is tried in
-// positions at most ExactHorizon actions from the table
-// (env.TableDistancer), on at most ExactNodes positions and half the
-// move's time. A million positions take about a second on the reference
-// machine: Watch Your Back! positions 7 or 8 actions before the second
-// shrink need up to two.
+// Exact search before the table (see exactImprove): it checks the search's
+// choice in positions at most ExactHorizon actions from the table
+// (env.TableDistancer), on at most ExactNodes positions and the half of
+// the move's time the search leaves it. A million positions take about a
+// second on the reference machine.
 const (
-	ExactHorizon = 8
-	ExactNodes   = 1_000_000
+	ExactHorizon = 12
+	ExactNodes   = 4_000_000
 )
 
 // errExactBudget ends an exact search that ran out of nodes or time.
@@ -124,55 +124,102 @@ func (x *exactSolver) value(s env.State, alpha, beta float32, depth int) (float3
 	return best, nil
 }
 
-// exactValues runs the exact search before the table when s is at most
-// ExactHorizon actions from it and not in it, on at most half the time
-// left to ctx's deadline: the exact value of each legal action (as
-// exactSolve), or ok false.
-func exactValues(ctx context.Context, s env.State, tb env.Tablebase) (actions []int, values []float32, ok bool) {
+// exactApplies reports whether s is at most ExactHorizon actions before
+// the table and not in it: where the exact search runs.
+func exactApplies(s env.State, tb env.Tablebase) bool {
 	d, isDist := s.(env.TableDistancer)
-	if !isDist || tb == nil {
-		return nil, nil, false
+	if !isDist || tb == nil || s.IsTerminal() {
+		return false
 	}
 	if n, ok := d.TableDistance(); !ok || n < 1 || n > ExactHorizon {
-		return nil, nil, false
+		return false
 	}
-	if _, _, in := tb.Probe(s); in {
-		return nil, nil, false
-	}
-	ctx, cancel := halfTime(ctx)
-	defer cancel()
-	return exactSolve(ctx, s, tb, ExactNodes)
+	_, _, in := tb.Probe(s)
+	return !in
 }
 
-// exactChoice returns the action to play instead of the search's choice
-// res.Action when the exact values (of actions, as exactValues) prove it
-// worth less than another: of the best actions, the one the search
-// visited most.
-func exactChoice(res mcts.Result, actions []int, values []float32) (action int, ok bool) {
-	best := float32(-2)
-	var mine float32 = -2
-	for i, a := range actions {
-		best = max(best, values[i])
-		if a == res.Action {
-			mine = values[i]
-		}
-	}
-	if mine >= best {
+// exactImprove checks the search's choice res.Action in s (where
+// exactApplies) with the exact search, within ctx and limit positions: it proves the chosen action's value, then tries the other
+// actions in the order of the search's visits, each only for a value
+// above the best proven so far (a root alpha-beta ordered by the search).
+// It returns the first action in that order proven better than every
+// action before it, if that is not res.Action; what it proved before its
+// budget ran out stands, so a partial search can still replace a losing
+// choice. Proving the chosen action lost takes one refutation, and an
+// alternative only has to be shown better than that, so it reaches further
+// than solving every action (exactSolve).
+func exactImprove(ctx context.Context, s env.State, tb env.Tablebase, res mcts.Result, limit int) (action int, ok bool) {
+	me := s.CurrentPlayer()
+	order := byVisits(s.LegalActions(nil), res)
+	if len(order) < 2 || order[0] != res.Action {
 		return 0, false
 	}
+	x := &exactSolver{ctx: ctx, tb: tb, limit: limit}
+	rootValue := func(a int, alpha, beta float32) (float32, error) {
+		next := s.Clone()
+		if err := next.ApplyAction(a); err != nil {
+			return 0, err
+		}
+		switch {
+		case next.IsTerminal():
+			return next.Returns()[me], nil
+		case next.CurrentPlayer() == me:
+			return x.value(next, alpha, beta, 1)
+		default:
+			v, err := x.value(next, -beta, -alpha, 1)
+			return -v, err
+		}
+	}
+	best, err := rootValue(res.Action, -1, 1)
+	if err != nil {
+		return 0, false
+	}
+	action = res.Action
+	for _, a := range order[1:] {
+		if best >= 1 {
+			break
+		}
+		v, err := rootValue(a, best, 1)
+		if err != nil {
+			break
+		}
+		if v > best { // fail-soft: above alpha is a proven lower bound
+			best, action = v, a
+		}
+	}
+	return action, action != res.Action
+}
+
+// byVisits returns legal ordered by the search's visits in res, most
+// first (ties: the search's order, then legal's), with res.Action first.
+func byVisits(legal []int, res mcts.Result) []int {
 	visits := make(map[int]int, len(res.Actions))
+	rank := make(map[int]int, len(res.Actions))
 	for i, a := range res.Actions {
 		if i < len(res.Visits) {
 			visits[a] = res.Visits[i]
 		}
+		rank[a] = i
 	}
-	action = -1
-	for i, a := range actions {
-		if values[i] == best && (action < 0 || visits[a] > visits[action]) {
-			action = a
+	pos := func(a int) int {
+		if r, ok := rank[a]; ok {
+			return r
 		}
+		return len(res.Actions)
 	}
-	return action, action >= 0
+	order := slices.Clone(legal)
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case a == res.Action:
+			return -1
+		case b == res.Action:
+			return 1
+		case visits[a] != visits[b]:
+			return visits[b] - visits[a]
+		}
+		return pos(a) - pos(b)
+	})
+	return order
 }
 
 // halfTime is ctx with half of the time to its deadline, if it has one.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/mcts"
 )
 
 // minimax is the plain exact value of s for its player to move: the
@@ -185,5 +186,105 @@ func TestExactBeforeSecondShrink(t *testing.T) {
 	t.Logf("%d of %d moves lose; with the exact search %s (%v), the plain search %s (%v)", losing, len(actions), s.ActionString(a), value[a], s.ActionString(b), value[b])
 	if value[a] != best {
 		t.Errorf("played %s, worth %v; want a move worth %v", s.ActionString(a), value[a], best)
+	}
+}
+
+// TestExactImproveFindsBest: in random positions 1 to 4 actions before the
+// second shrink, with the search's choice and visits drawn at random,
+// exactImprove returns the first action in visit order of the best exact
+// value (by exactSolve), and nothing when the choice is already one.
+func TestExactImproveFindsBest(t *testing.T) {
+	tb := wyb.NewEndgame()
+	rng := rand.New(rand.NewPCG(9, 10))
+	checked, replaced := 0, 0
+	for checked < 60 {
+		s := randomBeforeShrink(rng, wyb.SecondShrink-1-rng.IntN(4))
+		if s == nil || !exactApplies(s, tb) {
+			continue
+		}
+		checked++
+		actions, values, ok := exactSolve(context.Background(), s, tb, ExactNodes)
+		if !ok {
+			t.Fatalf("no exact values within %d nodes:\n%v", ExactNodes, s)
+		}
+		value := map[int]float32{}
+		best := float32(-2)
+		for i, a := range actions {
+			value[a] = values[i]
+			best = max(best, values[i])
+		}
+		res := mcts.Result{Action: actions[rng.IntN(len(actions))], Actions: actions, Visits: make([]int, len(actions))}
+		for i := range res.Visits {
+			res.Visits[i] = rng.IntN(50)
+		}
+		want := res.Action
+		if value[want] < best {
+			for _, a := range byVisits(actions, res) {
+				if value[a] == best {
+					want = a
+					break
+				}
+			}
+		}
+		got, ok := exactImprove(context.Background(), s, tb, res, ExactNodes)
+		if !ok {
+			got = res.Action
+		}
+		if got != want || ok != (want != res.Action) {
+			t.Fatalf("chose %s (%v): exactImprove %s, %v; want %s (best %v) in\n%v", s.ActionString(res.Action), value[res.Action],
+				s.ActionString(got), ok, s.ActionString(want), best, s)
+		}
+		if ok {
+			replaced++
+		}
+	}
+	if replaced == 0 {
+		t.Error("no choice was replaced: the positions test nothing")
+	}
+	// A cancelled search proves nothing and replaces nothing.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for s := (*wyb.State)(nil); s == nil; {
+		if s = randomBeforeShrink(rng, wyb.SecondShrink-6); s != nil {
+			legal := s.LegalActions(nil)
+			if _, ok := exactImprove(ctx, s, tb, mcts.Result{Action: legal[0]}, ExactNodes); ok {
+				t.Error("exactImprove replaced a choice with a cancelled context")
+			}
+		}
+	}
+}
+
+// TestExactImproveReachesFurther: proving the chosen move lost takes one
+// refutation and an alternative need only be shown better, so exactImprove
+// replaces the losing move of TestExactBeforeSecondShrink's position on a
+// node budget on which solving every move (exactSolve) gives up.
+func TestExactImproveReachesFurther(t *testing.T) {
+	gone := strings.Repeat(" ", 15)
+	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
+		"  X - - - - X", "  - - O O - -", "  - @ O - O -", "  - - @ - @ -", "  - - @ - - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 185)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := wyb.NewEndgame()
+	played, err := wyb.ParseNotation("3,4-4,4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const budget = 300_000
+	if _, _, ok := exactSolve(context.Background(), s, tb, budget); ok {
+		t.Fatalf("exactSolve solved every move within %d nodes: the budget tests nothing", budget)
+	}
+	a, ok := exactImprove(context.Background(), s, tb, mcts.Result{Action: played}, budget)
+	if !ok {
+		t.Fatalf("exactImprove kept the losing %s within %d nodes", s.ActionString(played), budget)
+	}
+	actions, values, ok := exactSolve(context.Background(), s, tb, ExactNodes)
+	if !ok {
+		t.Fatalf("no exact values within %d nodes", ExactNodes)
+	}
+	for i, b := range actions {
+		if b == a && values[i] != 0 {
+			t.Errorf("replaced by %s, worth %v; want a drawing move", s.ActionString(a), values[i])
+		}
 	}
 }

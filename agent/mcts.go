@@ -106,20 +106,21 @@ func (m *MCTS) Act(ctx context.Context, s env.State) (int, error) {
 		res = mcts.Result{Action: a, Player: s.CurrentPlayer(), Actions: []int{a}, Visits: []int{0},
 			Policy: []float32{1}, Priors: []float32{1}, Q: []float32{0}, Full: true}
 	} else {
-		var (
-			provenActions []int
-			proven        []float32
-			exact         bool
-		)
-		if m.tb != nil {
-			provenActions, proven, exact = exactValues(ctx, s, m.tb)
+		// Near the table the search gets half the time and the exact
+		// search checks its choice in the rest (exactImprove).
+		exact := m.tb != nil && exactApplies(s, m.tb)
+		searchCtx := ctx
+		if exact {
+			var cancel context.CancelFunc
+			searchCtx, cancel = halfTime(ctx)
+			defer cancel()
 		}
 		var err error
-		if res, err = m.search.Run(ctx, s); err != nil {
+		if res, err = m.search.Run(searchCtx, s); err != nil {
 			return 0, fmt.Errorf("agent: %s: %w", m.name, err)
 		}
 		if exact {
-			if a, ok := exactChoice(res, provenActions, proven); ok {
+			if a, ok := exactImprove(ctx, s, m.tb, res, ExactNodes); ok {
 				res.Action = a
 			}
 		}

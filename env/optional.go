@@ -143,6 +143,16 @@ type TableDistancer interface {
 	TableDistance() (actions int, ok bool)
 }
 
+// TimeWeighter is implemented by states of games whose turning points are
+// known in advance (Watch Your Back!'s shrinks): a time manager gives the
+// move from such a state TimeWeight times an ordinary move's share of the
+// time left.
+type TimeWeighter interface {
+	// TimeWeight returns the thinking time the move from this state
+	// deserves relative to an ordinary move (1).
+	TimeWeight() float64
+}
+
 // TablebaseGame is implemented by games that have a Tablebase.
 type TablebaseGame interface {
 	// Tablebase returns the game's table, or nil if the game (with its

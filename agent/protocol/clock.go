@@ -99,6 +99,14 @@ func (c *Clock) Budget() Budget { return c.budget }
 // far, both players) of a game of at most maxGameLength actions (0: no
 // bound). It returns 0 when the budget sets no bound at all.
 func (c *Clock) Allot(moveNumber, maxGameLength int) time.Duration {
+	return c.AllotWeighted(moveNumber, maxGameLength, 1)
+}
+
+// AllotWeighted is Allot for a move that deserves weight times an ordinary
+// move's share of the time left (env.TimeWeighter; weights below 1 count
+// as 1), but never more than the share of MinMovesToGo moves, so that a
+// reserve always remains. MoveTime still caps it.
+func (c *Clock) AllotWeighted(moveNumber, maxGameLength int, weight float64) time.Duration {
 	b := c.budget
 	if b.GameTime <= 0 {
 		return b.MoveTime
@@ -113,6 +121,9 @@ func (c *Clock) Allot(moveNumber, maxGameLength int) time.Duration {
 	togo := max(MinMovesToGo, (horizon-moveNumber+1)/2)
 	left := time.Duration(float64(b.GameTime)*(1-ReserveFraction)) - c.used
 	t := left / time.Duration(togo)
+	if weight > 1 {
+		t = min(time.Duration(float64(t)*weight), left/MinMovesToGo)
+	}
 	if t < PanicTime {
 		t = PanicTime
 	}

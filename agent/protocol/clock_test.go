@@ -35,6 +35,33 @@ func TestClockAllot(t *testing.T) {
 	}
 }
 
+// TestClockAllotWeighted: a weighted move gets weight times the share,
+// capped at the share of MinMovesToGo moves and by MoveTime.
+func TestClockAllotWeighted(t *testing.T) {
+	share := 57 * time.Second / (DefaultHorizon / 2) // 950ms, as "no game bound"
+	tests := []struct {
+		name   string
+		b      Budget
+		used   time.Duration
+		weight float64
+		want   time.Duration
+	}{
+		{"ordinary", Budget{GameTime: 60 * time.Second}, 0, 1, share},
+		{"below 1 counts as 1", Budget{GameTime: 60 * time.Second}, 0, 0.2, share},
+		{"weight 3", Budget{GameTime: 60 * time.Second}, 0, 3, 3 * share},
+		{"reserve kept", Budget{GameTime: 60 * time.Second}, 0, 100, 57 * time.Second / MinMovesToGo},
+		{"move time caps", Budget{GameTime: 60 * time.Second, MoveTime: time.Second}, 0, 3, time.Second},
+		{"spent", Budget{GameTime: time.Second}, 2 * time.Second, 3, PanicTime},
+	}
+	for _, tc := range tests {
+		c := NewClock(tc.b, nil)
+		c.used = tc.used
+		if got := c.AllotWeighted(10, 0, tc.weight); got != tc.want {
+			t.Errorf("%s: AllotWeighted = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestClockSpent(t *testing.T) {
 	for _, tc := range []struct {
 		b    Budget

@@ -235,7 +235,11 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 	spent := s.fallback != nil && s.clock.Spent()
 	if !spent {
 		moveCtx := ctx
-		if t := s.clock.Allot(st.MoveNumber(), s.cfg.Game.MaxGameLength()); t > 0 {
+		weight := 1.0
+		if w, ok := st.(env.TimeWeighter); ok {
+			weight = w.TimeWeight()
+		}
+		if t := s.clock.AllotWeighted(st.MoveNumber(), s.cfg.Game.MaxGameLength(), weight); t > 0 {
 			var cancel context.CancelFunc
 			moveCtx, cancel = context.WithTimeout(ctx, t)
 			defer cancel()

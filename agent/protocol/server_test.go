@@ -146,6 +146,22 @@ func TestServeMoveDeadline(t *testing.T) {
 	}
 }
 
+// TestServeTimeWeight: a state's env.TimeWeighter weight scales its
+// move's allotment (AllotWeighted).
+func TestServeTimeWeight(t *testing.T) {
+	var seen []time.Duration
+	newWaiter := func(int) (agent.Agent, error) { return waiter(&seen), nil }
+	cfg := Config{Game: heavyRace{}, Codec: raceCodec{}, Budget: Budget{GameTime: time.Second, Horizon: 100}}
+	// The first move (total 0) is ordinary; the second (total 4) weighs 3.
+	match(t, run(t, "init white\naction 0\nupdate 1\naction 2\n", newWaiter, cfg), []string{"ok", "2", "ok", "2"})
+	if len(seen) != 2 {
+		t.Fatalf("agent called %d times, want 2", len(seen))
+	}
+	if seen[1] < 2*seen[0] {
+		t.Errorf("deadlines %v then %v: the weighted move got less than twice the first's time", seen[0], seen[1])
+	}
+}
+
 func TestServeCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()

@@ -146,3 +146,22 @@ func waiter(seen *[]time.Duration) agent.Agent {
 		return 1, nil
 	}}
 }
+
+// heavyRace is race whose moves from a total of 2 on deserve heavyWeight
+// times an ordinary move's time (env.TimeWeighter).
+type heavyRace struct{ race }
+
+const heavyWeight = 3
+
+func (heavyRace) NewInitialState() env.State { return &heavyState{} }
+
+type heavyState struct{ raceState }
+
+func (s *heavyState) Clone() env.State { c := *s; return &c }
+
+func (s *heavyState) TimeWeight() float64 {
+	if s.total >= 2 {
+		return heavyWeight
+	}
+	return 1
+}

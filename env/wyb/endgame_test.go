@@ -252,3 +252,35 @@ func TestTableDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestTimeWeight(t *testing.T) {
+	empty := "X - - - - - - X\n- - - - - - - -\n- - - - - - - -\n- O - - - - @ -\n- O - - - - @ -\n- - - - - - - -\n- - - - - - - -\nX - - - - - - X"
+	placing, err := NewPosition(Options{}, strings.ReplaceAll(strings.ReplaceAll(empty, "O", "-"), "@", "-"), Placing, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := placing.TimeWeight(); w != 1 {
+		t.Errorf("placing: TimeWeight = %v, want 1", w)
+	}
+	for _, tc := range []struct {
+		turn int
+		want float64
+	}{
+		{0, 1}, {FirstShrink - ShrinkWindow/2 - 1, 1}, {FirstShrink - ShrinkWindow/2, FirstShrinkWeight},
+		{FirstShrink - 1, FirstShrinkWeight}, {FirstShrink, 1}, {SecondShrink - ShrinkWindow - 1, 1},
+		{SecondShrink - ShrinkWindow, SecondShrinkWeight}, {SecondShrink - 1, SecondShrinkWeight},
+	} {
+		board := empty
+		if tc.turn >= FirstShrink {
+			gone := strings.Repeat(" ", 15)
+			board = strings.Join([]string{gone, "  X - - - - X", "  - - - - - -", "  O - - - @ -", "  O - - - @ -", "  - - - - - -", "  X - - - - X", gone}, "\n")
+		}
+		s, err := NewPosition(Options{}, board, Moving, tc.turn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := s.TimeWeight(); w != tc.want {
+			t.Errorf("moving turn %d: TimeWeight = %v, want %v", tc.turn, w, tc.want)
+		}
+	}
+}

@@ -85,6 +85,36 @@ func (s *State) TableDistance() (actions int, ok bool) {
 	return max(0, SecondShrink-int(s.turn)), true
 }
 
+// Thinking-time weights (TimeWeight).
+const (
+	// SecondShrinkWeight is the time weight of the moves of the last
+	// ShrinkWindow moving turns before the second shrink, where the exact
+	// search before the table runs and Black's games were lost.
+	SecondShrinkWeight = 3
+	// FirstShrinkWeight is that of the last ShrinkWindow/2 turns before
+	// the first.
+	FirstShrinkWeight = 2
+	// ShrinkWindow is the number of moving turns before the second shrink
+	// that get SecondShrinkWeight.
+	ShrinkWindow = 16
+)
+
+// TimeWeight implements env.TimeWeighter: the moves just before a shrink,
+// whose squares and new corners decide material, get more time
+// (SecondShrinkWeight, FirstShrinkWeight); every other move 1.
+func (s *State) TimeWeight() float64 {
+	if s.phase != Moving {
+		return 1
+	}
+	switch t := int(s.turn); {
+	case t >= SecondShrink-ShrinkWindow && t < SecondShrink:
+		return SecondShrinkWeight
+	case t >= FirstShrink-ShrinkWindow/2 && t < FirstShrink:
+		return FirstShrinkWeight
+	}
+	return 1
+}
+
 // inEndgame reports whether s is a game without a turn limit, not over,
 // after the second shrink: its future is fixed by the pieces and the
 // player to move (RepetitionKey, Endgame).

@@ -112,6 +112,9 @@ func TestCUDAForwardMatchesCPU(t *testing.T) {
 	wyb := Config{Blocks: 3, Channels: 32, PolicyHead: PolicyDense, PolicyChannels: 4, ValueChannels: 16, ValueHidden: 64}
 	shape := Shape{Planes: 15, Height: 8, Width: 8, Actions: 577}
 	cpu := randomNet(t, wyb, shape, 5)
+	if cpu.Device().CUDA() {
+		t.Fatalf("the reference network is on %v, not the CPU", cpu.Device())
+	}
 	gpu := onCUDA(t, cpu)
 	rng := rand.New(rand.NewPCG(6, 7))
 	for _, count := range []int{1, 2, 64, 1024} {

@@ -22,12 +22,23 @@ var tinyShape = Shape{Planes: 3, Height: 4, Width: 5, Actions: 7}
 
 func newTestNet(t testing.TB, cfg Config, shape Shape) *Net {
 	t.Helper()
-	n, err := New(cfg, shape, 7)
+	n, err := New(onCPUUnlessSet(cfg), shape, 7)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	t.Cleanup(n.Close)
 	return n
+}
+
+// onCPUUnlessSet puts a test network whose configuration names no device
+// on the CPU: the default, auto, would pick a GPU where libtorch sees one,
+// and the CPU tests (and the CPU side of the CUDA comparisons) must run on
+// the CPU there too.
+func onCPUUnlessSet(cfg Config) Config {
+	if cfg.Device == "" {
+		cfg.Device = "cpu"
+	}
+	return cfg
 }
 
 // randomObs returns count observations of shape s with values in [0, 1).
