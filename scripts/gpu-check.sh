@@ -16,13 +16,14 @@
 #            configs/wyb.yaml (the 2-core machine's configuration), and
 #            PyTorch's own figures for the same network (torch_reference.py)
 #   train    a short from-scratch run of configs/wyb-gpu.yaml (TRAIN_MINUTES,
-#            default 3; RESUME=1 continues RESULTS/run instead), then its
+#            default 3; RESUME=1 continues WORK/run instead; RESULTS/run.tgz
+#            holds its agent, metrics and last checkpoint), then its
 #            agent against alphabeta:depth=3 (EVAL_GAMES, default 20, in the
 #            play-only binary, on the CPU)
 #
 # Environment: BUNDLE (default dist/gpu/bundle.tar.gz), WORK (default
 # /tmp/zerokit-gpu), RESULTS (default $OUT when set, else WORK/results: the
-# run directory and logs), LIBTORCH, TRAIN_MINUTES, EVAL_GAMES, DEVICE (the
+# logs and run.tgz), LIBTORCH, TRAIN_MINUTES, EVAL_GAMES, DEVICE (the
 # -device of bench and train, default cuda), OPT (build-torch-wrapper.sh).
 #
 # CI rehearses the route on its CPU (.ci/run): the bundle, the wrapper
@@ -87,13 +88,21 @@ run_step() {
 	train)
 		local minutes=${TRAIN_MINUTES:-3}
 		say "train: configs/wyb-gpu.yaml from scratch for $minutes minutes"
-		[[ ${RESUME:-0} == 1 ]] || rm -rf "$results/run"
-		timeout $((minutes * 60 + 120)) "$work/zerokit" train -config configs/wyb-gpu.yaml -run "$results/run" \
+		local run=$work/run
+		[[ ${RESUME:-0} == 1 ]] || rm -rf "$run"
+		timeout $((minutes * 60 + 120)) "$work/zerokit" train -config configs/wyb-gpu.yaml -run "$run" \
 			-max-minutes "$minutes" -device "$device" -quiet 2>&1 | tee "$results/train.log" | grep -vE '^\s*$' | tail -40
 		((PIPESTATUS[0] == 0)) || return 1
-		grep -h '"device"' "$results/run/meta.json"
+		grep -h '"device"' "$run/meta.json"
+		# What a later chunk or an evaluation elsewhere needs, small enough to
+		# carry (the games and older checkpoints stay in WORK/run).
+		local last
+		last=$(ls "$run"/checkpoints/step-*.ckpt | tail -1)
+		tar -C "$run" -czf "$results/run.tgz" agent metrics.jsonl meta.json config.yaml checkpoints/latest.json \
+			"checkpoints/$(basename "$last")" "checkpoints/$(basename "${last%.ckpt}").json" &&
+			echo "gpu-check: the run's agent, metrics and last checkpoint: $results/run.tgz"
 		say "train: the run's agent against alphabeta:depth=3 (play-only binary, CPU)"
-		timeout 300 "$work/zerokit-play" eval -game wyb -a "net:path=$results/run" -b alphabeta:depth=3 \
+		timeout 600 "$work/zerokit-play" eval -game wyb -a "net:path=$run/agent" -b alphabeta:depth=3 \
 			-games "${EVAL_GAMES:-20}" -parallel "$(nproc)" -seed 1
 		;;
 	*) die "unknown step $1 (want wrapper, test, bench or train)" ;;
