@@ -32,19 +32,48 @@ var errExactBudget = errors.New("agent: exact search budget spent")
 type exactSolver struct {
 	ctx   context.Context
 	tb    env.Tablebase
+	tt    *exactTable
 	nodes int
 	limit int
 	legal [][]int // per depth, reused
 }
 
+// exactTable is the exact search's transposition table: the bounds it
+// proved, by position (env.State.Hash, which in Watch Your Back! holds the
+// pieces, the turn and the shrinks). A value proved to the table stays
+// true, so one table serves every search of an agent with the same
+// tablebase. Each slot keeps the latest position that hashed to it.
+type exactTable struct {
+	slots []exactSlot
+}
+
+type exactSlot struct {
+	key   uint64
+	value int8 // -1, 0 or 1 for the player to move
+	bound int8 // 0: empty; boundExact, boundLower or boundUpper
+}
+
+const (
+	boundExact = 1 + iota
+	boundLower
+	boundUpper
+)
+
+// exactTableSlots is the table's size: 2^19 slots of 16 bytes, 8 MB.
+const exactTableSlots = 1 << 19
+
+func newExactTable() *exactTable { return &exactTable{slots: make([]exactSlot, exactTableSlots)} }
+
+func (t *exactTable) slot(key uint64) *exactSlot { return &t.slots[key&(exactTableSlots-1)] }
+
 // exactSolve returns the exact value, for the player to move in s, of
 // each legal action of s (in LegalActions order), or ok false when the
 // search ran out of nodes (limit) or ctx ended first.
-func exactSolve(ctx context.Context, s env.State, tb env.Tablebase, limit int) (actions []int, values []float32, ok bool) {
+func exactSolve(ctx context.Context, s env.State, tb env.Tablebase, tt *exactTable, limit int) (actions []int, values []float32, ok bool) {
 	if tb == nil || s.IsTerminal() {
 		return nil, nil, false
 	}
-	x := &exactSolver{ctx: ctx, tb: tb, limit: limit}
+	x := &exactSolver{ctx: ctx, tb: tb, tt: tt, limit: limit}
 	me := s.CurrentPlayer()
 	actions = s.LegalActions(nil)
 	values = make([]float32, len(actions))
@@ -85,6 +114,25 @@ func (x *exactSolver) value(s env.State, alpha, beta float32, depth int) (float3
 	if v, _, ok := x.tb.Probe(s); ok {
 		return v, nil
 	}
+	var slot *exactSlot
+	key := s.Hash()
+	if x.tt != nil {
+		slot = x.tt.slot(key)
+		if slot.bound != 0 && slot.key == key {
+			v := float32(slot.value)
+			switch {
+			case slot.bound == boundExact,
+				slot.bound == boundLower && v >= beta,
+				slot.bound == boundUpper && v <= alpha:
+				return v, nil
+			case slot.bound == boundLower:
+				alpha = max(alpha, v)
+			case slot.bound == boundUpper:
+				beta = min(beta, v)
+			}
+		}
+	}
+	alpha0 := alpha
 	if len(x.legal) <= depth {
 		x.legal = append(x.legal, make([][]int, depth+1-len(x.legal))...)
 	}
@@ -121,6 +169,16 @@ func (x *exactSolver) value(s env.State, alpha, beta float32, depth int) (float3
 			break
 		}
 	}
+	if slot != nil {
+		bound := int8(boundExact)
+		switch {
+		case best <= alpha0:
+			bound = boundUpper
+		case best >= beta:
+			bound = boundLower
+		}
+		*slot = exactSlot{key: key, value: int8(best), bound: bound}
+	}
 	return best, nil
 }
 
@@ -148,13 +206,13 @@ func exactApplies(s env.State, tb env.Tablebase) bool {
 // choice. Proving the chosen action lost takes one refutation, and an
 // alternative only has to be shown better than that, so it reaches further
 // than solving every action (exactSolve).
-func exactImprove(ctx context.Context, s env.State, tb env.Tablebase, res mcts.Result, limit int) (action int, ok bool) {
+func exactImprove(ctx context.Context, s env.State, tb env.Tablebase, tt *exactTable, res mcts.Result, limit int) (action int, ok bool) {
 	me := s.CurrentPlayer()
 	order := byVisits(s.LegalActions(nil), res)
 	if len(order) < 2 || order[0] != res.Action {
 		return 0, false
 	}
-	x := &exactSolver{ctx: ctx, tb: tb, limit: limit}
+	x := &exactSolver{ctx: ctx, tb: tb, tt: tt, limit: limit}
 	rootValue := func(a int, alpha, beta float32) (float32, error) {
 		next := s.Clone()
 		if err := next.ApplyAction(a); err != nil {

@@ -83,6 +83,7 @@ func randomBeforeShrink(rng *rand.Rand, turn int) *wyb.State {
 // 3 actions before the second shrink.
 func TestExactSolveMatchesMinimax(t *testing.T) {
 	tb := wyb.NewEndgame()
+	tt := newExactTable() // shared by all positions, as an agent's is
 	rng := rand.New(rand.NewPCG(7, 8))
 	checked, decisive := 0, 0
 	for checked < 60 {
@@ -91,7 +92,7 @@ func TestExactSolveMatchesMinimax(t *testing.T) {
 			continue
 		}
 		checked++
-		actions, values, ok := exactSolve(context.Background(), s, tb, ExactNodes)
+		actions, values, ok := exactSolve(context.Background(), s, tb, tt, ExactNodes)
 		if !ok {
 			t.Fatalf("no exact values within %d nodes:\n%v", ExactNodes, s)
 		}
@@ -126,7 +127,7 @@ func TestExactSolveMatchesMinimax(t *testing.T) {
 	for s == nil {
 		s = randomBeforeShrink(rng, wyb.SecondShrink-6)
 	}
-	if _, _, ok := exactSolve(context.Background(), s, tb, 10); ok {
+	if _, _, ok := exactSolve(context.Background(), s, tb, nil, 10); ok {
 		t.Error("exactSolve claimed values within 10 nodes, 6 actions before the shrink")
 	}
 }
@@ -145,7 +146,7 @@ func TestExactBeforeSecondShrink(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb := wyb.NewEndgame()
-	actions, values, ok := exactSolve(context.Background(), s, tb, ExactNodes)
+	actions, values, ok := exactSolve(context.Background(), s, tb, nil, ExactNodes)
 	if !ok {
 		t.Fatalf("no exact values within %d nodes", ExactNodes)
 	}
@@ -195,6 +196,7 @@ func TestExactBeforeSecondShrink(t *testing.T) {
 // value (by exactSolve), and nothing when the choice is already one.
 func TestExactImproveFindsBest(t *testing.T) {
 	tb := wyb.NewEndgame()
+	tt := newExactTable()
 	rng := rand.New(rand.NewPCG(9, 10))
 	checked, replaced := 0, 0
 	for checked < 60 {
@@ -203,7 +205,7 @@ func TestExactImproveFindsBest(t *testing.T) {
 			continue
 		}
 		checked++
-		actions, values, ok := exactSolve(context.Background(), s, tb, ExactNodes)
+		actions, values, ok := exactSolve(context.Background(), s, tb, nil, ExactNodes)
 		if !ok {
 			t.Fatalf("no exact values within %d nodes:\n%v", ExactNodes, s)
 		}
@@ -226,7 +228,7 @@ func TestExactImproveFindsBest(t *testing.T) {
 				}
 			}
 		}
-		got, ok := exactImprove(context.Background(), s, tb, res, ExactNodes)
+		got, ok := exactImprove(context.Background(), s, tb, tt, res, ExactNodes)
 		if !ok {
 			got = res.Action
 		}
@@ -247,7 +249,7 @@ func TestExactImproveFindsBest(t *testing.T) {
 	for s := (*wyb.State)(nil); s == nil; {
 		if s = randomBeforeShrink(rng, wyb.SecondShrink-6); s != nil {
 			legal := s.LegalActions(nil)
-			if _, ok := exactImprove(ctx, s, tb, mcts.Result{Action: legal[0]}, ExactNodes); ok {
+			if _, ok := exactImprove(ctx, s, tb, nil, mcts.Result{Action: legal[0]}, ExactNodes); ok {
 				t.Error("exactImprove replaced a choice with a cancelled context")
 			}
 		}
@@ -271,14 +273,14 @@ func TestExactImproveReachesFurther(t *testing.T) {
 		t.Fatal(err)
 	}
 	const budget = 300_000
-	if _, _, ok := exactSolve(context.Background(), s, tb, budget); ok {
+	if _, _, ok := exactSolve(context.Background(), s, tb, nil, budget); ok {
 		t.Fatalf("exactSolve solved every move within %d nodes: the budget tests nothing", budget)
 	}
-	a, ok := exactImprove(context.Background(), s, tb, mcts.Result{Action: played}, budget)
+	a, ok := exactImprove(context.Background(), s, tb, nil, mcts.Result{Action: played}, budget)
 	if !ok {
 		t.Fatalf("exactImprove kept the losing %s within %d nodes", s.ActionString(played), budget)
 	}
-	actions, values, ok := exactSolve(context.Background(), s, tb, ExactNodes)
+	actions, values, ok := exactSolve(context.Background(), s, tb, nil, ExactNodes)
 	if !ok {
 		t.Fatalf("no exact values within %d nodes", ExactNodes)
 	}
@@ -286,5 +288,26 @@ func TestExactImproveReachesFurther(t *testing.T) {
 		if b == a && values[i] != 0 {
 			t.Errorf("replaced by %s, worth %v; want a drawing move", s.ActionString(a), values[i])
 		}
+	}
+}
+
+// TestExactTableSavesNodes: with its transposition table the exact search
+// solves every move of TestExactBeforeSecondShrink's position on a node
+// budget on which it gives up without one; TestExactSolveMatchesMinimax
+// checks the values with one table shared by all its positions.
+func TestExactTableSavesNodes(t *testing.T) {
+	gone := strings.Repeat(" ", 15)
+	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
+		"  X - - - - X", "  - - O O - -", "  - @ O - O -", "  - - @ - @ -", "  - - @ - - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 185)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := wyb.NewEndgame()
+	const budget = 300_000
+	if _, _, ok := exactSolve(context.Background(), s, tb, nil, budget); ok {
+		t.Fatalf("solved within %d nodes without a table: the budget tests nothing", budget)
+	}
+	if _, _, ok := exactSolve(context.Background(), s, tb, newExactTable(), budget); !ok {
+		t.Errorf("not solved within %d nodes with the table", budget)
 	}
 }

@@ -19,6 +19,8 @@ type MCTS struct {
 	// tb is the search's tablebase (nil for none), which also drives the
 	// agent's contempt in drawn endgames (swindle).
 	tb env.Tablebase
+	// exactTT is the exact search's transposition table, made on first use.
+	exactTT *exactTable
 	// after is the state after this agent's last move (for tree reuse).
 	after env.State
 	legal []int
@@ -120,7 +122,10 @@ func (m *MCTS) Act(ctx context.Context, s env.State) (int, error) {
 			return 0, fmt.Errorf("agent: %s: %w", m.name, err)
 		}
 		if exact {
-			if a, ok := exactImprove(ctx, s, m.tb, res, ExactNodes); ok {
+			if m.exactTT == nil {
+				m.exactTT = newExactTable()
+			}
+			if a, ok := exactImprove(ctx, s, m.tb, m.exactTT, res, ExactNodes); ok {
 				res.Action = a
 			}
 		}
