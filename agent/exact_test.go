@@ -132,6 +132,19 @@ func TestExactSolveMatchesMinimax(t *testing.T) {
 	}
 }
 
+// refereedLoss is Black's position at moving turn 185 of a refereed loss
+// (TestExactBeforeSecondShrink), and the table.
+func refereedLoss(t *testing.T) (*wyb.State, env.Tablebase) {
+	t.Helper()
+	gone := strings.Repeat(" ", 15)
+	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
+		"  X - - - - X", "  - - O O - -", "  - @ O - O -", "  - - @ - @ -", "  - - @ - - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 185)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, wyb.NewEndgame()
+}
+
 // TestExactBeforeSecondShrink replays a loss of the shipped agent as
 // Black against alpha-beta depth 4 in the course referee (game 3 of
 // docs/results.md's run at b47f4d1): 7 actions before the second shrink
@@ -139,13 +152,7 @@ func TestExactSolveMatchesMinimax(t *testing.T) {
 // With the exact search to the table an agent plays a drawing move; a
 // plain search of the same budget is logged for comparison.
 func TestExactBeforeSecondShrink(t *testing.T) {
-	gone := strings.Repeat(" ", 15)
-	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
-		"  X - - - - X", "  - - O O - -", "  - @ O - O -", "  - - @ - @ -", "  - - @ - - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 185)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := wyb.NewEndgame()
+	s, tb := refereedLoss(t)
 	actions, values, ok := exactSolve(context.Background(), s, tb, nil, ExactNodes)
 	if !ok {
 		t.Fatalf("no exact values within %d nodes", ExactNodes)
@@ -261,13 +268,7 @@ func TestExactImproveFindsBest(t *testing.T) {
 // replaces the losing move of TestExactBeforeSecondShrink's position on a
 // node budget on which solving every move (exactSolve) gives up.
 func TestExactImproveReachesFurther(t *testing.T) {
-	gone := strings.Repeat(" ", 15)
-	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
-		"  X - - - - X", "  - - O O - -", "  - @ O - O -", "  - - @ - @ -", "  - - @ - - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 185)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := wyb.NewEndgame()
+	s, tb := refereedLoss(t)
 	played, err := wyb.ParseNotation("3,4-4,4")
 	if err != nil {
 		t.Fatal(err)
@@ -296,13 +297,7 @@ func TestExactImproveReachesFurther(t *testing.T) {
 // budget on which it gives up without one; TestExactSolveMatchesMinimax
 // checks the values with one table shared by all its positions.
 func TestExactTableSavesNodes(t *testing.T) {
-	gone := strings.Repeat(" ", 15)
-	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
-		"  X - - - - X", "  - - O O - -", "  - @ O - O -", "  - - @ - @ -", "  - - @ - - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 185)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := wyb.NewEndgame()
+	s, tb := refereedLoss(t)
 	const budget = 300_000
 	if _, _, ok := exactSolve(context.Background(), s, tb, nil, budget); ok {
 		t.Fatalf("solved within %d nodes without a table: the budget tests nothing", budget)
