@@ -151,6 +151,12 @@ type TimeWeighter interface {
 	// TimeWeight returns the thinking time the move from this state
 	// deserves relative to an ordinary move (1).
 	TimeWeight() float64
+	// TimeWeightToGo returns the sum of TimeWeight over the moves the
+	// player to move has left, this one included, until thinking stops
+	// paying (in Watch Your Back! without a turn limit, the second
+	// shrink, after which the table plays), or 0 when the state cannot
+	// tell: the time manager then assumes its horizon of ordinary moves.
+	TimeWeightToGo() float64
 }
 
 // TablebaseGame is implemented by games that have a Tablebase.

@@ -99,30 +99,38 @@ func (c *Clock) Budget() Budget { return c.budget }
 // far, both players) of a game of at most maxGameLength actions (0: no
 // bound). It returns 0 when the budget sets no bound at all.
 func (c *Clock) Allot(moveNumber, maxGameLength int) time.Duration {
-	return c.AllotWeighted(moveNumber, maxGameLength, 1)
+	return c.AllotWeighted(moveNumber, maxGameLength, 1, 0)
 }
 
 // AllotWeighted is Allot for a move that deserves weight times an ordinary
-// move's share of the time left (env.TimeWeighter; weights below 1 count
-// as 1), but never more than the share of MinMovesToGo moves, so that a
-// reserve always remains. MoveTime still caps it.
-func (c *Clock) AllotWeighted(moveNumber, maxGameLength int, weight float64) time.Duration {
+// move's share (env.TimeWeighter; weights below 1 count as 1). When
+// weightToGo, the sum of the weights of the agent's moves left until
+// thinking stops paying, this one's included, is positive, the move gets
+// the fraction weight/weightToGo of the time left, and the clock's
+// horizon is not used; otherwise weight times the horizon's share, but
+// never more than the share of MinMovesToGo moves. weightToGo counts as at
+// least MinMovesToGo, so that a reserve always remains. MoveTime still
+// caps the allotment.
+func (c *Clock) AllotWeighted(moveNumber, maxGameLength int, weight, weightToGo float64) time.Duration {
 	b := c.budget
 	if b.GameTime <= 0 {
 		return b.MoveTime
 	}
-	horizon := b.Horizon
-	if horizon == 0 {
-		horizon = maxGameLength
-	}
-	if horizon <= moveNumber {
-		horizon = moveNumber + DefaultHorizon
-	}
-	togo := max(MinMovesToGo, (horizon-moveNumber+1)/2)
+	weight = max(weight, 1)
 	left := time.Duration(float64(b.GameTime)*(1-ReserveFraction)) - c.used
-	t := left / time.Duration(togo)
-	if weight > 1 {
-		t = min(time.Duration(float64(t)*weight), left/MinMovesToGo)
+	var t time.Duration
+	if weightToGo > 0 {
+		t = time.Duration(float64(left) * min(1, weight/max(weightToGo, MinMovesToGo)))
+	} else {
+		horizon := b.Horizon
+		if horizon == 0 {
+			horizon = maxGameLength
+		}
+		if horizon <= moveNumber {
+			horizon = moveNumber + DefaultHorizon
+		}
+		togo := max(MinMovesToGo, (horizon-moveNumber+1)/2)
+		t = min(time.Duration(float64(left/time.Duration(togo))*weight), left/MinMovesToGo)
 	}
 	if t < PanicTime {
 		t = PanicTime

@@ -35,28 +35,37 @@ func TestClockAllot(t *testing.T) {
 	}
 }
 
-// TestClockAllotWeighted: a weighted move gets weight times the share,
-// capped at the share of MinMovesToGo moves and by MoveTime.
+// TestClockAllotWeighted: without a weight to go, a weighted move gets
+// weight times the horizon's share, capped at the share of MinMovesToGo
+// moves; with one, weight/weightToGo of the time left, weightToGo at
+// least MinMovesToGo; MoveTime caps both.
 func TestClockAllotWeighted(t *testing.T) {
 	share := 57 * time.Second / (DefaultHorizon / 2) // 950ms, as "no game bound"
 	tests := []struct {
-		name   string
-		b      Budget
-		used   time.Duration
-		weight float64
-		want   time.Duration
+		name         string
+		b            Budget
+		used         time.Duration
+		weight, toGo float64
+		want         time.Duration
 	}{
-		{"ordinary", Budget{GameTime: 60 * time.Second}, 0, 1, share},
-		{"below 1 counts as 1", Budget{GameTime: 60 * time.Second}, 0, 0.2, share},
-		{"weight 3", Budget{GameTime: 60 * time.Second}, 0, 3, 3 * share},
-		{"reserve kept", Budget{GameTime: 60 * time.Second}, 0, 100, 57 * time.Second / MinMovesToGo},
-		{"move time caps", Budget{GameTime: 60 * time.Second, MoveTime: time.Second}, 0, 3, time.Second},
-		{"spent", Budget{GameTime: time.Second}, 2 * time.Second, 3, PanicTime},
+		{"ordinary", Budget{GameTime: 60 * time.Second}, 0, 1, 0, share},
+		{"below 1 counts as 1", Budget{GameTime: 60 * time.Second}, 0, 0.2, 0, share},
+		{"weight 3", Budget{GameTime: 60 * time.Second}, 0, 3, 0, 3 * share},
+		{"reserve kept", Budget{GameTime: 60 * time.Second}, 0, 100, 0, 57 * time.Second / MinMovesToGo},
+		{"move time caps", Budget{GameTime: 60 * time.Second, MoveTime: time.Second}, 0, 3, 0, time.Second},
+		{"spent", Budget{GameTime: time.Second}, 2 * time.Second, 3, 0, PanicTime},
+		{"weight to go: ordinary", Budget{GameTime: 60 * time.Second}, 0, 1, 57, time.Second},
+		{"weight to go: weight 3", Budget{GameTime: 60 * time.Second}, 0, 3, 57, 3 * time.Second},
+		{"weight to go: horizon unused", Budget{GameTime: 60 * time.Second, Horizon: 20}, 0, 1, 57, time.Second},
+		{"weight to go: time used", Budget{GameTime: 60 * time.Second}, 37 * time.Second, 2, 10, 4 * time.Second},
+		{"weight to go: at least MinMovesToGo", Budget{GameTime: 60 * time.Second}, 0, 3, 3, 3 * 57 * time.Second / MinMovesToGo},
+		{"weight to go: move time caps", Budget{GameTime: 60 * time.Second, MoveTime: 2 * time.Second}, 0, 3, 57, 2 * time.Second},
+		{"weight to go: spent", Budget{GameTime: time.Second}, 2 * time.Second, 3, 9, PanicTime},
 	}
 	for _, tc := range tests {
 		c := NewClock(tc.b, nil)
 		c.used = tc.used
-		if got := c.AllotWeighted(10, 0, tc.weight); got != tc.want {
+		if got := c.AllotWeighted(10, 0, tc.weight, tc.toGo); got != tc.want {
 			t.Errorf("%s: AllotWeighted = %v, want %v", tc.name, got, tc.want)
 		}
 	}

@@ -79,9 +79,13 @@
 //     MoveTime, where movesToGo = max(MinMovesToGo, ceil((horizon -
 //     moveNumber)/2)) estimates the agent's remaining moves from the game's
 //     length bound (Budget.Horizon, else Game.MaxGameLength, else
-//     DefaultHorizon further actions); a state that implements
-//     env.TimeWeighter (Watch Your Back! before its shrinks) gets its
-//     weight times that, up to a MinMovesToGo share. Time an agent saves is spread over
+//     DefaultHorizon further actions). A state that implements
+//     env.TimeWeighter (Watch Your Back!) says instead what its move
+//     deserves relative to the agent's moves left until thinking stops
+//     paying (in Watch Your Back!, the second shrink: the moves before the
+//     shrinks weigh more, and after the second the table plays): the move
+//     gets TimeWeight/TimeWeightToGo of what is left, TimeWeightToGo
+//     counting as at least MinMovesToGo. Time an agent saves is spread over
 //     later moves; once the budget is spent every move gets PanicTime, or,
 //     with a fallback agent (Config.NewFallback), the fallback answers
 //     every further move at once, so that a game longer than any horizon

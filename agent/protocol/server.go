@@ -235,11 +235,11 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 	spent := s.fallback != nil && s.clock.Spent()
 	if !spent {
 		moveCtx := ctx
-		weight := 1.0
+		weight, toGo := 1.0, 0.0
 		if w, ok := st.(env.TimeWeighter); ok {
-			weight = w.TimeWeight()
+			weight, toGo = w.TimeWeight(), w.TimeWeightToGo()
 		}
-		if t := s.clock.AllotWeighted(st.MoveNumber(), s.cfg.Game.MaxGameLength(), weight); t > 0 {
+		if t := s.clock.AllotWeighted(st.MoveNumber(), s.cfg.Game.MaxGameLength(), weight, toGo); t > 0 {
 			var cancel context.CancelFunc
 			moveCtx, cancel = context.WithTimeout(ctx, t)
 			defer cancel()

@@ -149,13 +149,20 @@ func waiter(seen *[]time.Duration) agent.Agent {
 
 // heavyRace is race whose moves from a total of 2 on deserve heavyWeight
 // times an ordinary move's time (env.TimeWeighter).
-type heavyRace struct{ race }
+// Its states' TimeWeightToGo is toGo.
+type heavyRace struct {
+	race
+	toGo float64
+}
 
 const heavyWeight = 3
 
-func (heavyRace) NewInitialState() env.State { return &heavyState{} }
+func (g heavyRace) NewInitialState() env.State { return &heavyState{toGo: g.toGo} }
 
-type heavyState struct{ raceState }
+type heavyState struct {
+	raceState
+	toGo float64
+}
 
 func (s *heavyState) Clone() env.State { c := *s; return &c }
 
@@ -165,3 +172,5 @@ func (s *heavyState) TimeWeight() float64 {
 	}
 	return 1
 }
+
+func (s *heavyState) TimeWeightToGo() float64 { return s.toGo }

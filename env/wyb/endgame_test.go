@@ -284,3 +284,47 @@ func TestTimeWeight(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeWeightToGo: the weights of the mover's turns up to the second
+// shrink (without a turn limit) or the limit, this one's included.
+func TestTimeWeightToGo(t *testing.T) {
+	// 12 placing turns, 96 moving turns up to the shrink, of which 4
+	// weigh FirstShrinkWeight and 8 SecondShrinkWeight.
+	whole := float64(12 + 96 - 12 + 4*FirstShrinkWeight + 8*SecondShrinkWeight)
+	row := "- - - - - - - -\n"
+	empty := "X - - - - - - X\n" + strings.Repeat(row, 6) + "X - - - - - - X"
+	oneWhite := "X O - - - - - X\n" + strings.Repeat(row, 6) + "X - - - - - - X"
+	gone := strings.Repeat(" ", 15)
+	shrunk := strings.Join([]string{gone, "  X - - - - X", "  - - - - - -", "  O - - - @ -", "  O - - - @ -", "  - - - - - -", "  X - - - - X", gone}, "\n")
+	for _, tc := range []struct {
+		name  string
+		board string
+		phase Phase
+		turn  int
+		limit int
+		want  float64
+	}{
+		{"placing, White", empty, Placing, 0, 0, whole},
+		{"placing, Black", oneWhite, Placing, 1, 0, whole},
+		{"moving turn 175", shrunk, Moving, 175, 0, 1 + 8*SecondShrinkWeight},
+		{"moving turn 176", shrunk, Moving, 176, 0, 8 * SecondShrinkWeight},
+		{"moving turn 191", shrunk, Moving, 191, 0, SecondShrinkWeight},
+		{"turn limit 256, turn 191", shrunk, Moving, 191, 256, SecondShrinkWeight + 32},
+	} {
+		s, err := NewPosition(Options{TurnLimit: tc.limit}, tc.board, tc.phase, tc.turn)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := s.TimeWeightToGo(); got != tc.want {
+			t.Errorf("%s: TimeWeightToGo = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// From the second shrink on the table plays.
+	s, err := NewPosition(Options{}, strings.Join([]string{gone, gone, "    X - - X    ", "    O - @ -    ", "    O - @ -    ", "    X - - X    ", gone, gone}, "\n"), Moving, SecondShrink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.TimeWeightToGo(); got != 0 {
+		t.Errorf("at the second shrink: TimeWeightToGo = %v, want 0", got)
+	}
+}

@@ -106,13 +106,48 @@ func (s *State) TimeWeight() float64 {
 	if s.phase != Moving {
 		return 1
 	}
-	switch t := int(s.turn); {
+	return movingWeight(int(s.turn))
+}
+
+// movingWeight is TimeWeight at moving turn t.
+func movingWeight(t int) float64 {
+	switch {
 	case t >= SecondShrink-ShrinkWindow && t < SecondShrink:
 		return SecondShrinkWeight
 	case t >= FirstShrink-ShrinkWindow/2 && t < FirstShrink:
 		return FirstShrinkWeight
 	}
 	return 1
+}
+
+// TimeWeightToGo implements env.TimeWeighter: the weights of the player
+// to move's turns from this one up to the second shrink in a game without
+// a turn limit (then the table plays: Endgame), up to the turn limit
+// otherwise; 0 from the shrink or the limit on, or when the game is over.
+func (s *State) TimeWeightToGo() float64 {
+	if s.outcome != Ongoing {
+		return 0
+	}
+	end := SecondShrink
+	if s.turnLimit != 0 {
+		end = int(s.turnLimit)
+	}
+	// A player's turns are every other one in both phases, and the
+	// placing phase's turn count is even, so moving turn t follows
+	// placing turn PlacingTurns+t of the same player.
+	t := int(s.turn)
+	if s.phase == Placing {
+		t -= PlacingTurns
+	}
+	var sum float64
+	for ; t < end; t += 2 {
+		if t < 0 {
+			sum++
+			continue
+		}
+		sum += movingWeight(t)
+	}
+	return sum
 }
 
 // inEndgame reports whether s is a game without a turn limit, not over,
