@@ -16,7 +16,8 @@ type Budget struct {
 	// Horizon is the game length, in actions of both players, that the
 	// time manager assumes when it splits GameTime. 0 means the game's
 	// MaxGameLength, or DefaultHorizon actions beyond the current move when
-	// the game sets no bound.
+	// the game sets no bound; a state's env.TimeWeighter weight to go
+	// replaces both, but not a Horizon set here (see AllotWeighted).
 	Horizon int
 }
 
@@ -105,12 +106,12 @@ func (c *Clock) Allot(moveNumber, maxGameLength int) time.Duration {
 // AllotWeighted is Allot for a move that deserves weight times an ordinary
 // move's share (env.TimeWeighter; weights below 1 count as 1). When
 // weightToGo, the sum of the weights of the agent's moves left until
-// thinking stops paying, this one's included, is positive, the move gets
-// the fraction weight/weightToGo of the time left, and the clock's
-// horizon is not used; otherwise weight times the horizon's share, but
-// never more than the share of MinMovesToGo moves. weightToGo counts as at
-// least MinMovesToGo, so that a reserve always remains. MoveTime still
-// caps the allotment.
+// thinking stops paying, this one's included, is positive and the budget
+// names no Horizon, the move gets the fraction weight/weightToGo of the
+// time left; otherwise weight times the horizon's share, but never more
+// than the share of MinMovesToGo moves. weightToGo counts as at least
+// MinMovesToGo, so that a reserve always remains. MoveTime still caps the
+// allotment.
 func (c *Clock) AllotWeighted(moveNumber, maxGameLength int, weight, weightToGo float64) time.Duration {
 	b := c.budget
 	if b.GameTime <= 0 {
@@ -119,7 +120,7 @@ func (c *Clock) AllotWeighted(moveNumber, maxGameLength int, weight, weightToGo 
 	weight = max(weight, 1)
 	left := time.Duration(float64(b.GameTime)*(1-ReserveFraction)) - c.used
 	var t time.Duration
-	if weightToGo > 0 {
+	if weightToGo > 0 && b.Horizon == 0 {
 		t = time.Duration(float64(left) * min(1, weight/max(weightToGo, MinMovesToGo)))
 	} else {
 		horizon := b.Horizon

@@ -35,10 +35,10 @@ func TestClockAllot(t *testing.T) {
 	}
 }
 
-// TestClockAllotWeighted: without a weight to go, a weighted move gets
-// weight times the horizon's share, capped at the share of MinMovesToGo
-// moves; with one, weight/weightToGo of the time left, weightToGo at
-// least MinMovesToGo; MoveTime caps both.
+// TestClockAllotWeighted: without a weight to go or with a named horizon,
+// a weighted move gets weight times the horizon's share, capped at the
+// share of MinMovesToGo moves; else weight/weightToGo of the time left,
+// weightToGo at least MinMovesToGo; MoveTime caps both.
 func TestClockAllotWeighted(t *testing.T) {
 	share := 57 * time.Second / (DefaultHorizon / 2) // 950ms, as "no game bound"
 	tests := []struct {
@@ -56,7 +56,7 @@ func TestClockAllotWeighted(t *testing.T) {
 		{"spent", Budget{GameTime: time.Second}, 2 * time.Second, 3, 0, PanicTime},
 		{"weight to go: ordinary", Budget{GameTime: 60 * time.Second}, 0, 1, 57, time.Second},
 		{"weight to go: weight 3", Budget{GameTime: 60 * time.Second}, 0, 3, 57, 3 * time.Second},
-		{"weight to go: horizon unused", Budget{GameTime: 60 * time.Second, Horizon: 20}, 0, 1, 57, time.Second},
+		{"weight to go: a named horizon wins", Budget{GameTime: 60 * time.Second, Horizon: 130}, 0, 3, 57, 3 * share},
 		{"weight to go: time used", Budget{GameTime: 60 * time.Second}, 37 * time.Second, 2, 10, 4 * time.Second},
 		{"weight to go: at least MinMovesToGo", Budget{GameTime: 60 * time.Second}, 0, 3, 3, 3 * 57 * time.Second / MinMovesToGo},
 		{"weight to go: move time caps", Budget{GameTime: 60 * time.Second, MoveTime: 2 * time.Second}, 0, 3, 57, 2 * time.Second},

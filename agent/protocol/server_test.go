@@ -162,20 +162,21 @@ func TestServeTimeWeight(t *testing.T) {
 	}
 }
 
-// TestServeTimeWeightToGo: a state's TimeWeightToGo replaces the clock's
-// horizon: 10 weights to go give the first move a tenth of the budget,
-// where the horizon of 100 actions gives it a fiftieth.
+// TestServeTimeWeightToGo: a state's TimeWeightToGo replaces the game's
+// length bound: 20 weights to go give the first move a twentieth of the
+// budget, where the bound (7 actions: at least MinMovesToGo moves) gives it
+// an eighth.
 func TestServeTimeWeightToGo(t *testing.T) {
 	for _, tc := range []struct {
 		toGo     float64
 		min, max time.Duration
 	}{
-		{0, 10 * time.Millisecond, 25 * time.Millisecond},   // 950ms/50
-		{10, 80 * time.Millisecond, 100 * time.Millisecond}, // 950ms/10
+		{0, 100 * time.Millisecond, 119 * time.Millisecond}, // 950ms/8
+		{20, 35 * time.Millisecond, 48 * time.Millisecond},  // 950ms/20
 	} {
 		var seen []time.Duration
 		newWaiter := func(int) (agent.Agent, error) { return waiter(&seen), nil }
-		cfg := Config{Game: heavyRace{toGo: tc.toGo}, Codec: raceCodec{}, Budget: Budget{GameTime: time.Second, Horizon: 100}}
+		cfg := Config{Game: heavyRace{toGo: tc.toGo}, Codec: raceCodec{}, Budget: Budget{GameTime: time.Second}}
 		match(t, run(t, "init white\naction 0\n", newWaiter, cfg), []string{"ok", "2"})
 		if len(seen) != 1 || seen[0] < tc.min || seen[0] > tc.max {
 			t.Errorf("weight to go %v: deadlines %v, want one in [%v, %v]", tc.toGo, seen, tc.min, tc.max)

@@ -259,14 +259,15 @@ func TestTimeWeight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := placing.TimeWeight(); w != 1 {
-		t.Errorf("placing: TimeWeight = %v, want 1", w)
+	if w := placing.TimeWeight(); w != EarlyWeight {
+		t.Errorf("placing: TimeWeight = %v, want %v", w, EarlyWeight)
 	}
 	for _, tc := range []struct {
 		turn int
 		want float64
 	}{
-		{0, 1}, {FirstShrink - ShrinkWindow/2 - 1, 1}, {FirstShrink - ShrinkWindow/2, FirstShrinkWeight},
+		{0, EarlyWeight}, {EarlyTurns - 1, EarlyWeight}, {EarlyTurns, 1},
+		{FirstShrink - ShrinkWindow/2 - 1, 1}, {FirstShrink - ShrinkWindow/2, FirstShrinkWeight},
 		{FirstShrink - 1, FirstShrinkWeight}, {FirstShrink, 1}, {SecondShrink - ShrinkWindow - 1, 1},
 		{SecondShrink - ShrinkWindow, SecondShrinkWeight}, {SecondShrink - 1, SecondShrinkWeight},
 	} {
@@ -288,9 +289,10 @@ func TestTimeWeight(t *testing.T) {
 // TestTimeWeightToGo: the weights of the mover's turns up to the second
 // shrink (without a turn limit) or the limit, this one's included.
 func TestTimeWeightToGo(t *testing.T) {
-	// 12 placing turns, 96 moving turns up to the shrink, of which 4
-	// weigh FirstShrinkWeight and 8 SecondShrinkWeight.
-	whole := float64(12 + 96 - 12 + 4*FirstShrinkWeight + 8*SecondShrinkWeight)
+	// 12 placing turns and 96 moving turns up to the shrink: the placing
+	// turns and the first EarlyTurns/2 moving turns weigh EarlyWeight, 4
+	// FirstShrinkWeight, 8 SecondShrinkWeight.
+	whole := (12+EarlyTurns/2)*EarlyWeight + float64(96-EarlyTurns/2-12) + 4*FirstShrinkWeight + 8*SecondShrinkWeight
 	row := "- - - - - - - -\n"
 	empty := "X - - - - - - X\n" + strings.Repeat(row, 6) + "X - - - - - - X"
 	oneWhite := "X O - - - - - X\n" + strings.Repeat(row, 6) + "X - - - - - - X"
