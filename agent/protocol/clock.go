@@ -19,6 +19,11 @@ type Budget struct {
 	// the game sets no bound; a state's env.TimeWeighter weight to go
 	// replaces both, but not a Horizon set here (see AllotWeighted).
 	Horizon int
+	// Unweighted splits GameTime as if every move deserved the same: a
+	// state's env.TimeWeighter is not asked. A baseline opponent's time
+	// manager uses it, so that the game's move weights, a part of the
+	// agent being measured, do not change the baseline.
+	Unweighted bool
 }
 
 // Time-manager constants.

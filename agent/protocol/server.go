@@ -236,7 +236,7 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 	if !spent {
 		moveCtx := ctx
 		weight, toGo := 1.0, 0.0
-		if w, ok := st.(env.TimeWeighter); ok {
+		if w, ok := st.(env.TimeWeighter); ok && !s.cfg.Budget.Unweighted {
 			weight, toGo = w.TimeWeight(), w.TimeWeightToGo()
 		}
 		if t := s.clock.AllotWeighted(st.MoveNumber(), s.cfg.Game.MaxGameLength(), weight, toGo); t > 0 {

@@ -162,6 +162,21 @@ func TestServeTimeWeight(t *testing.T) {
 	}
 }
 
+// TestServeUnweighted: with Budget.Unweighted the move weights are not
+// asked: TestServeTimeWeight's weighted move gets less time than the first.
+func TestServeUnweighted(t *testing.T) {
+	var seen []time.Duration
+	newWaiter := func(int) (agent.Agent, error) { return waiter(&seen), nil }
+	cfg := Config{Game: heavyRace{}, Codec: raceCodec{}, Budget: Budget{GameTime: time.Second, Horizon: 100, Unweighted: true}}
+	match(t, run(t, "init white\naction 0\nupdate 1\naction 2\n", newWaiter, cfg), []string{"ok", "2", "ok", "2"})
+	if len(seen) != 2 {
+		t.Fatalf("agent called %d times, want 2", len(seen))
+	}
+	if seen[1] >= seen[0] {
+		t.Errorf("deadlines %v then %v: the unweighted second move got at least the first's time", seen[0], seen[1])
+	}
+}
+
 // TestServeTimeWeightToGo: a state's TimeWeightToGo replaces the game's
 // length bound: 20 weights to go give the first move a twentieth of the
 // budget, where the bound (7 actions: at least MinMovesToGo moves) gives it

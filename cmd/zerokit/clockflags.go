@@ -18,6 +18,7 @@ type clockFlags struct {
 	moveTime, gameTime *time.Duration
 	fallback           *string
 	horizon            *int
+	unweighted         *bool
 }
 
 // addClockFlags defines the flags, each name prefixed by prefix (e.g.
@@ -25,10 +26,11 @@ type clockFlags struct {
 // what -game-time 0 means.
 func addClockFlags(fs *flag.FlagSet, prefix string, gameTime time.Duration, noGameTime string) *clockFlags {
 	return &clockFlags{
-		moveTime: fs.Duration(prefix+"move-time", 0, "cap on each move's thinking time (0: none)"),
-		gameTime: fs.Duration(prefix+"game-time", gameTime, "thinking-time budget per game, split over the moves (0: "+noGameTime+")"),
-		fallback: fs.String(prefix+"fallback", "greedy", "agent spec answering instead when the agent fails by overrunning its deadline (\"\": none)"),
-		horizon:  fs.Int(prefix+"horizon", 0, "game length (actions of both sides) the time manager assumes (0: game's bound, or current move + 120)"),
+		moveTime:   fs.Duration(prefix+"move-time", 0, "cap on each move's thinking time (0: none)"),
+		gameTime:   fs.Duration(prefix+"game-time", gameTime, "thinking-time budget per game, split over the moves (0: "+noGameTime+")"),
+		fallback:   fs.String(prefix+"fallback", "greedy", "agent spec answering instead when the agent fails by overrunning its deadline (\"\": none)"),
+		horizon:    fs.Int(prefix+"horizon", 0, "game length (actions of both sides) the time manager assumes (0: game's bound, or current move + 120)"),
+		unweighted: fs.Bool(prefix+"unweighted", false, "split -game-time as if every move deserved the same time, ignoring the game's move weights (Watch Your Back!: the turns before its shrinks); for a fixed baseline"),
 	}
 }
 
@@ -38,7 +40,7 @@ func (c *clockFlags) config(reg *agents, game env.Game, codec protocol.Codec) (p
 	cfg := protocol.Config{
 		Game:   game,
 		Codec:  codec,
-		Budget: protocol.Budget{MoveTime: *c.moveTime, GameTime: *c.gameTime, Horizon: *c.horizon},
+		Budget: protocol.Budget{MoveTime: *c.moveTime, GameTime: *c.gameTime, Horizon: *c.horizon, Unweighted: *c.unweighted},
 	}
 	if err := cfg.Budget.Validate(); err != nil {
 		return cfg, err

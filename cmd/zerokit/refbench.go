@@ -36,7 +36,9 @@ An OPPONENT is
   SPEC            a zerokit agent spec through the Python adapter, e.g.
                   greedy, alphabeta:depth=3
   SPEC@DURATION   the same with a thinking budget per game, e.g.
-                  alphabeta:time=2s@55s (alpha-beta at equal resources)
+                  alphabeta:time=2s@55s (alpha-beta at equal resources),
+                  split evenly over its moves (serve -unweighted: the
+                  game's move weights are the agent's, not the baseline's)
   SPEC@noclock    the same with no CPU or memory limit in its adapter:
                   it may think as long as it needs, so its clock never
                   decides a game (alphabeta:depth=4@noclock); the agent
@@ -380,7 +382,7 @@ func parseOpponent(v string) (refbench.Opponent, error) {
 		if err != nil || d <= 0 || o.ServeArgs != nil {
 			return refbench.Opponent{}, fmt.Errorf("-vs %q: after @ want one budget, a positive duration such as 55s, and/or noclock", v)
 		}
-		o.ServeArgs = []string{"-game-time", d.String()}
+		o.ServeArgs = []string{"-game-time", d.String(), "-unweighted"}
 	}
 	return o, nil
 }
