@@ -136,9 +136,20 @@ func TestExactSolveMatchesMinimax(t *testing.T) {
 // (TestExactBeforeSecondShrink), and the table.
 func refereedLoss(t *testing.T) (*wyb.State, env.Tablebase) {
 	t.Helper()
+	return afterFirstShrink(t, 185, "- - O O - -", "- @ O - O -", "- - @ - @ -", "- - @ - - -")
+}
+
+// afterFirstShrink is the position at moving turn turn whose 6x6 board
+// has the four middle rows rows (corners above and below), and the table.
+func afterFirstShrink(t testing.TB, turn int, rows ...string) (*wyb.State, env.Tablebase) {
+	t.Helper()
 	gone := strings.Repeat(" ", 15)
-	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
-		"  X - - - - X", "  - - O O - -", "  - @ O - O -", "  - - @ - @ -", "  - - @ - - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 185)
+	lines := []string{gone, "  X - - - - X"}
+	for _, r := range rows {
+		lines = append(lines, "  "+r)
+	}
+	lines = append(lines, "  X - - - - X", gone)
+	s, err := wyb.NewPosition(wyb.Options{}, strings.Join(lines, "\n"), wyb.Moving, turn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,13 +340,7 @@ func TestExactOrderingSavesNodes(t *testing.T) {
 // played, loses, and 5,4-5,5 draws.
 func drawnAt181(t testing.TB) (*wyb.State, env.Tablebase) {
 	t.Helper()
-	gone := strings.Repeat(" ", 15)
-	s, err := wyb.NewPosition(wyb.Options{}, strings.Join([]string{gone,
-		"  X - - - - X", "  - O O @ - -", "  - O O @ @ -", "  - - O - @ -", "  - - O @ - -", "  X - - - - X", gone}, "\n"), wyb.Moving, 181)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, wyb.NewEndgame()
+	return afterFirstShrink(t, 181, "- O O @ - -", "- O O @ @ -", "- - O - @ -", "- - O @ - -")
 }
 
 // BenchmarkExactImprove reports the positions (nodes/op) the exact search
