@@ -102,7 +102,7 @@ const (
 	// (docs/results.md: the games not won are mostly decided in the
 	// placing phase). It gives them about the search's whole simulation
 	// budget, as the time manager did before the moves were weighed
-	// (with weights 1 they got a fifth less, and Black lost more games).
+	// (with weights 1 they got a fifth less time).
 	EarlyWeight = 1.5
 	// EarlyTurns is the first moving turn that is not early.
 	EarlyTurns = 96
