@@ -113,13 +113,19 @@ const (
 // (SecondShrinkWeight, FirstShrinkWeight), the placing phase and the
 // early moving phase EarlyWeight; every other move 1.
 func (s *State) TimeWeight() float64 {
-	if s.phase != Moving {
-		return EarlyWeight
-	}
-	return movingWeight(int(s.turn))
+	return movingWeight(s.movingTurn())
 }
 
-// movingWeight is TimeWeight at moving turn t.
+// movingTurn is the moving turn of s, negative in the placing phase
+// (placing turn PlacingTurns+t of the same player precedes moving turn t).
+func (s *State) movingTurn() int {
+	if s.phase != Moving {
+		return int(s.turn) - PlacingTurns
+	}
+	return int(s.turn)
+}
+
+// movingWeight is TimeWeight at moving turn t (negative: placing).
 func movingWeight(t int) float64 {
 	switch {
 	case t >= SecondShrink-ShrinkWindow && t < SecondShrink:
@@ -145,18 +151,9 @@ func (s *State) TimeWeightToGo() float64 {
 		end = int(s.turnLimit)
 	}
 	// A player's turns are every other one in both phases, and the
-	// placing phase's turn count is even, so moving turn t follows
-	// placing turn PlacingTurns+t of the same player.
-	t := int(s.turn)
-	if s.phase == Placing {
-		t -= PlacingTurns
-	}
+	// placing phase's turn count is even.
 	var sum float64
-	for ; t < end; t += 2 {
-		if t < 0 {
-			sum += EarlyWeight
-			continue
-		}
+	for t := s.movingTurn(); t < end; t += 2 {
 		sum += movingWeight(t)
 	}
 	return sum
