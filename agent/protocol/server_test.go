@@ -163,7 +163,7 @@ func TestServeTimeWeight(t *testing.T) {
 }
 
 // TestServeUnweighted: with Budget.Unweighted the move weights are not
-// asked: TestServeTimeWeight's weighted move gets less time than the first.
+// asked: TestServeTimeWeight's weighted move gets about the first's time.
 func TestServeUnweighted(t *testing.T) {
 	var seen []time.Duration
 	newWaiter := func(int) (agent.Agent, error) { return waiter(&seen), nil }
@@ -172,8 +172,10 @@ func TestServeUnweighted(t *testing.T) {
 	if len(seen) != 2 {
 		t.Fatalf("agent called %d times, want 2", len(seen))
 	}
-	if seen[1] >= seen[0] {
-		t.Errorf("deadlines %v then %v: the unweighted second move got at least the first's time", seen[0], seen[1])
+	// Unweighted, both get the same share (950ms/50, then what is left
+	// over 49); weighted, the second would get 3 times that.
+	if seen[1] >= seen[0]*3/2 {
+		t.Errorf("deadlines %v then %v: the unweighted second move got 1.5 times the first's time or more", seen[0], seen[1])
 	}
 }
 
