@@ -64,9 +64,10 @@ func (c BatcherConfig) Validate() error {
 // core outrun one multi-threaded pass on small networks, whose operations
 // are too small to split well across threads.
 //
-// Callers encode their observation themselves (so encoding runs in
-// parallel), and the worker turns the logits of each position into priors
-// over its legal actions with MaskedSoftmax.
+// Callers encode their observation themselves and turn their logits into
+// priors over their legal actions themselves (MaskedSoftmax's softmax), so
+// that this work runs in parallel; the worker only gathers each position's
+// legal logits.
 type Batcher struct {
 	nets    []Network
 	cfg     BatcherConfig
@@ -245,7 +246,10 @@ func (b *Batcher) Evaluate(ctx context.Context, s env.State, legal []int, priors
 	}
 	v, err := r.value, r.err
 	if err == nil {
+		// The worker gathered the legal actions' logits; the softmax runs
+		// here, on the caller's core, not in the worker's serial loop.
 		copy(priors, r.priors[:len(legal)])
+		err = softmaxLegal(legal, priors)
 	}
 	b.recycle(r)
 	return v, err
@@ -364,7 +368,7 @@ func (b *Batcher) run(net Network, batch []*batchRequest, obs, logits, values []
 			r.err = fmt.Errorf("mcts: batcher: forward of %d positions: %w", n, err)
 		} else {
 			r.value = values[i]
-			r.err = MaskedSoftmax(logits[i*b.actions:(i+1)*b.actions], r.legal, r.priors)
+			r.err = gatherLegal(logits[i*b.actions:(i+1)*b.actions], r.legal, r.priors)
 		}
 		r.done <- struct{}{}
 	}

@@ -462,3 +462,52 @@ func TestBatcherStatsAddSub(t *testing.T) {
 		}
 	}
 }
+
+// nanNet answers every position with a NaN logit for action nan.
+type nanNet struct {
+	actions, nan int
+}
+
+func (f nanNet) Forward(obs []float32, n int, logits, values []float32) error {
+	for i := range logits[:n*f.actions] {
+		logits[i] = 0
+		if i%f.actions == f.nan {
+			logits[i] = float32(math.NaN())
+		}
+	}
+	clear(values[:n])
+	return nil
+}
+
+// TestBatcherBadLogits: the batcher checks its answers as MaskedSoftmax
+// does (half in the worker, half in the caller): a NaN logit of a legal
+// action and an action outside the network's range are errors that name
+// them; a NaN logit of an illegal action is ignored.
+func TestBatcherBadLogits(t *testing.T) {
+	g := tictactoe.New()
+	b, err := NewBatcher(nanNet{actions: g.NumActions(), nan: 4}, g, BatcherConfig{MaxBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	st := g.NewInitialState()
+	priors := make([]float32, 9)
+	for _, tc := range []struct {
+		legal []int
+		want  string
+	}{
+		{[]int{0, 4, 8}, "logit of action 4 is NaN"},
+		{[]int{0, 9}, "action 9 outside [0, 9)"},
+		{[]int{0, 3}, ""},
+	} {
+		_, err := b.Evaluate(context.Background(), st, tc.legal, priors)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("legal %v: %v", tc.legal, err)
+		case tc.want == "" && (priors[0] != 0.5 || priors[1] != 0.5):
+			t.Errorf("legal %v: priors %v, want 0.5 each", tc.legal, priors[:2])
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("legal %v: error %v, want one containing %q", tc.legal, err, tc.want)
+		}
+	}
+}

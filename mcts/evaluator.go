@@ -51,32 +51,51 @@ type Network interface {
 // whatever their value. It returns an error if an action is out of range,
 // priors is shorter than legal, or a legal logit is NaN or infinite.
 func MaskedSoftmax(logits []float32, legal []int, priors []float32) error {
+	if err := gatherLegal(logits, legal, priors); err != nil {
+		return err
+	}
+	return softmaxLegal(legal, priors)
+}
+
+// gatherLegal is MaskedSoftmax's first half: it copies the logits of the
+// legal actions into priors (the Batcher's worker does this part, and the
+// caller the rest, in parallel with the other callers).
+func gatherLegal(logits []float32, legal []int, priors []float32) error {
 	if len(priors) < len(legal) {
 		return fmt.Errorf("mcts: masked softmax: %d priors for %d legal actions", len(priors), len(legal))
 	}
-	if len(legal) == 0 {
-		return nil
-	}
-	maxLogit := float32(math.Inf(-1))
-	for _, a := range legal {
+	for i, a := range legal {
 		if a < 0 || a >= len(logits) {
 			return fmt.Errorf("mcts: masked softmax: action %d outside [0, %d)", a, len(logits))
 		}
-		l := logits[a]
+		priors[i] = logits[a]
+	}
+	return nil
+}
+
+// softmaxLegal is MaskedSoftmax's second half: it turns the legal actions'
+// logits, gathered into priors, into probabilities in place.
+func softmaxLegal(legal []int, priors []float32) error {
+	if len(legal) == 0 {
+		return nil
+	}
+	p := priors[:len(legal)]
+	maxLogit := float32(math.Inf(-1))
+	for i, l := range p {
 		if math.IsNaN(float64(l)) || math.IsInf(float64(l), 0) {
-			return fmt.Errorf("mcts: masked softmax: logit of action %d is %v", a, l)
+			return fmt.Errorf("mcts: masked softmax: logit of action %d is %v", legal[i], l)
 		}
 		maxLogit = max(maxLogit, l)
 	}
 	var sum float32
-	for i, a := range legal {
-		e := float32(math.Exp(float64(logits[a] - maxLogit)))
-		priors[i] = e
+	for i, l := range p {
+		e := float32(math.Exp(float64(l - maxLogit)))
+		p[i] = e
 		sum += e
 	}
 	inv := 1 / sum // sum >= 1: the maximum contributes exp(0)
-	for i := range legal {
-		priors[i] *= inv
+	for i := range p {
+		p[i] *= inv
 	}
 	return nil
 }

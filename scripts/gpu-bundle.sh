@@ -36,6 +36,8 @@ say "building the binaries"
 go build -modfile "$moddir/go.mod" -trimpath -ldflags='-s -w' -o "$stage/zerokit" ./cmd/zerokit
 go test -c -modfile "$moddir/go.mod" -trimpath -ldflags='-s -w' -o "$stage/torch.test" ./model/torch
 CGO_ENABLED=0 go build -tags nonet -trimpath -ldflags='-s -w' -o "$stage/zerokit-play" ./cmd/zerokit
+# The CPU side of self-play alone (BenchmarkHostSelfPlay), pure Go.
+CGO_ENABLED=0 go test -c -trimpath -o "$stage/selfplay.test" ./selfplay
 # The binaries' only libtorch-side dependency is the wrapper library.
 for b in zerokit torch.test; do
 	needed=$(readelf -d "$stage/$b" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')

@@ -12,6 +12,9 @@
 #   test     the CUDA tests of model/torch: CPU and CUDA forwards agree,
 #            training on CUDA lowers the loss, a CUDA checkpoint loads on the
 #            CPU and in the pure-Go backend, nothing leaks; the device tests
+#   host     the CPU side of self-play alone (configs/wyb-gpu.yaml's games
+#            and search, a stand-in network that sleeps instead of a GPU) on
+#            1 to all cores: how the search scales with cores
 #   bench    "zerokit bench" on CUDA with configs/wyb-gpu.yaml and with
 #            configs/wyb.yaml (the 2-core machine's configuration), and
 #            PyTorch's own figures for the same network (torch_reference.py)
@@ -36,7 +39,7 @@ work=${WORK:-/tmp/zerokit-gpu}
 results=${RESULTS:-${OUT:-$work/results}}
 device=${DEVICE:-cuda}
 steps=("$@")
-((${#steps[@]})) || steps=(wrapper test bench train)
+((${#steps[@]})) || steps=(wrapper test host bench train)
 say() { printf '\n== gpu-check: %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 die() { printf 'gpu-check: error: %s\n' "$*" >&2; exit 1; }
 failed=()
@@ -77,9 +80,17 @@ run_step() {
 		(cd model/torch && timeout 300 "$work/torch.test" -test.run 'Device|CUDA|DoesNotLeak|Gonet' -test.v 2>&1 |
 			grep -E '^(--- |PASS|FAIL|ok)|device_test|leak_test' ; exit "${PIPESTATUS[0]}")
 		;;
+	host)
+		say "host: self-play's CPU side on 1 to $(nproc) cores (stand-in network)"
+		local cpus=1 n
+		for ((n = 2; n <= $(nproc); n *= 2)); do cpus+=",$n"; done
+		(cd selfplay && timeout 300 "$work/selfplay.test" -test.run '^$' -test.bench HostSelfPlay \
+			-test.benchtime 20000x -test.cpu "$cpus")
+		;;
 	bench)
 		say "bench: configs/wyb-gpu.yaml on $device"
-		timeout 240 "$work/zerokit" bench -device "$device" -config configs/wyb-gpu.yaml -seconds 15 || return 1
+		timeout 240 "$work/zerokit" bench -device "$device" -config configs/wyb-gpu.yaml -seconds 15 \
+			-cpuprofile "$results/bench-gpu.prof" || return 1
 		say "bench: configs/wyb.yaml (the 2-core machine's configuration) on $device"
 		timeout 240 "$work/zerokit" bench -device "$device" -config configs/wyb.yaml -seconds 10 || return 1
 		say "bench: PyTorch on the same machine"
@@ -105,7 +116,7 @@ run_step() {
 		timeout 600 "$work/zerokit-play" eval -game wyb -a "net:path=$run/agent" -b alphabeta:depth=3 \
 			-games "${EVAL_GAMES:-20}" -parallel "$(nproc)" -seed 1
 		;;
-	*) die "unknown step $1 (want wrapper, test, bench or train)" ;;
+	*) die "unknown step $1 (want wrapper, test, host, bench or train)" ;;
 	esac
 }
 for s in "${steps[@]}"; do

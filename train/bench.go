@@ -2,10 +2,13 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/zerokit/zerokit/data"
@@ -40,10 +43,42 @@ type ForwardRate struct {
 	PositionsPerSecond float64
 }
 
+// BenchParts names the parts of Bench to run; the zero value runs none.
+type BenchParts struct {
+	Forward, Batched, Unbatched, Train bool
+}
+
+// AllBenchParts runs every part of Bench.
+var AllBenchParts = BenchParts{Forward: true, Batched: true, Unbatched: true, Train: true}
+
+// ParseBenchParts reads a comma-separated list of parts: forward, batched,
+// unbatched, train, or all.
+func ParseBenchParts(list string) (BenchParts, error) {
+	var p BenchParts
+	for _, name := range strings.Split(list, ",") {
+		switch strings.TrimSpace(name) {
+		case "all":
+			p = AllBenchParts
+		case "forward":
+			p.Forward = true
+		case "batched":
+			p.Batched = true
+		case "unbatched":
+			p.Unbatched = true
+		case "train":
+			p.Train = true
+		default:
+			return p, fmt.Errorf("bench: unknown part %q (want forward, batched, unbatched, train or all)", name)
+		}
+	}
+	return p, nil
+}
+
 // Bench measures self-play and training throughput of cfg with a freshly
 // initialised network: d of batched self-play, d of unbatched self-play and
-// d of training steps.
-func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error) {
+// d of training steps, and the network's forward throughput (d/4 per batch
+// size); parts says which of these run.
+func Bench(ctx context.Context, cfg Config, d time.Duration, parts BenchParts) (BenchResult, error) {
 	var res BenchResult
 	setup, err := NewSetup(cfg)
 	if err != nil {
@@ -57,8 +92,10 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 	defer net.Close()
 	res.Params = net.NumParams()
 	res.Device = torch.DeviceName(net.Device())
-	if res.Forward, err = benchForward(ctx, net, []int{1, 64, 1024, 4096}, d/4); err != nil {
-		return res, err
+	if parts.Forward {
+		if res.Forward, err = benchForward(ctx, net, []int{1, 64, 1024, 4096}, d/4); err != nil {
+			return res, err
+		}
 	}
 	bc := cfg.Buffer
 	bc.Window.MinPositions = 1
@@ -66,6 +103,10 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 	if err != nil {
 		return res, err
 	}
+	// play runs one stretch of self-play of d: one Run, so that the games
+	// in flight keep the batches full to the end instead of pausing and
+	// restarting (as Stop.Positions would make them, at every finished
+	// game).
 	play := func(s *Setup, keep bool) (selfplay.Stats, error) {
 		eval, closeEval, err := s.Evaluator(net)
 		if err != nil {
@@ -76,31 +117,43 @@ func Bench(ctx context.Context, cfg Config, d time.Duration) (BenchResult, error
 		if err != nil {
 			return selfplay.Stats{}, err
 		}
-		var total selfplay.Stats
-		start := time.Now()
-		for time.Since(start) < d {
-			st, err := gen.Run(ctx, eval, 0, selfplay.Stop{Positions: 64}, func(_ int64, r *data.Record) error {
-				if keep {
-					return buf.Add(r)
-				}
-				return nil
-			})
-			total.Merge(st)
-			if err != nil {
-				return total, err
+		// Cancelled, not a deadline: a search whose deadline passes plays
+		// a fallback move and goes on.
+		runCtx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		end := time.AfterFunc(d, cancel)
+		defer end.Stop()
+		st, err := gen.Run(runCtx, eval, 0, selfplay.Stop{Moves: math.MaxInt64}, func(_ int64, r *data.Record) error {
+			if keep {
+				return buf.Add(r)
 			}
+			return nil
+		})
+		if err != nil && ctx.Err() == nil && runCtx.Err() != nil {
+			err = nil // the measurement's end
 		}
-		return total, nil
+		return st, err
 	}
-	if res.Batched, err = play(setup, true); err != nil {
-		return res, err
+	if parts.Batched || parts.Train {
+		// Training samples the batched games.
+		if res.Batched, err = play(setup, true); err != nil {
+			return res, err
+		}
 	}
-	one := *setup
-	one.Config.SelfPlay.ParallelGames, one.Config.SelfPlay.CacheSize, one.Config.SelfPlay.Workers = 1, 0, 1
-	one.Config.Search.LeavesInFlight = 1
-	one.Config.Batcher = mcts.BatcherConfig{MaxBatch: 1}
-	if res.Unbatched, err = play(&one, false); err != nil {
-		return res, err
+	if parts.Unbatched {
+		one := *setup
+		one.Config.SelfPlay.ParallelGames, one.Config.SelfPlay.CacheSize, one.Config.SelfPlay.Workers = 1, 0, 1
+		one.Config.Search.LeavesInFlight = 1
+		one.Config.Batcher = mcts.BatcherConfig{MaxBatch: 1}
+		if res.Unbatched, err = play(&one, false); err != nil {
+			return res, err
+		}
+	}
+	if !parts.Train {
+		return res, nil
+	}
+	if buf.Len() == 0 {
+		return res, errors.New("train: bench: no game finished during the batched self-play, nothing to train on; give it more time (-seconds)")
 	}
 	tr, err := torch.NewTrainer(net, cfg.Optimizer)
 	if err != nil {
@@ -169,25 +222,35 @@ func benchForward(ctx context.Context, net *torch.Net, batches []int, d time.Dur
 	return out, nil
 }
 
-// WriteText writes the figures as a small table.
+// WriteText writes the figures as a small table, leaving out the parts
+// that did not run.
 func (r BenchResult) WriteText(w io.Writer) error {
-	row := func(name string, s selfplay.Stats) string {
-		return fmt.Sprintf("%-10s %10.1f %10.0f %8.1f %9.0f%% %9.0f%% %8d\n", name, s.PositionsPerSecond(), s.SimulationsPerSecond(),
+	var b strings.Builder
+	fmt.Fprintf(&b, "device: %s\n", r.Device)
+	for _, f := range r.Forward {
+		fmt.Fprintf(&b, "forward, batch %5d: %10.0f positions/s\n", f.Batch, f.PositionsPerSecond)
+	}
+	fmt.Fprintf(&b, "network: %d parameters\n", r.Params)
+	row := func(name string, s selfplay.Stats) {
+		fmt.Fprintf(&b, "%-10s %10.1f %10.0f %8.1f %9.0f%% %9.0f%% %8d\n", name, s.PositionsPerSecond(), s.SimulationsPerSecond(),
 			s.Eval.MeanBatch(), 100*s.ForwardShare(), 100*s.Eval.CacheHitRate(), s.Games)
 	}
-	if _, err := fmt.Fprintf(w, "device: %s\n", r.Device); err != nil {
-		return err
+	if r.Batched.Elapsed > 0 || r.Unbatched.Elapsed > 0 {
+		fmt.Fprintf(&b, "%-10s %10s %10s %8s %10s %10s %8s\n", "self-play", "pos/s", "sims/s", "batch", "forward", "cache", "games")
 	}
-	for _, f := range r.Forward {
-		if _, err := fmt.Fprintf(w, "forward, batch %5d: %10.0f positions/s\n", f.Batch, f.PositionsPerSecond); err != nil {
-			return err
-		}
+	if r.Batched.Elapsed > 0 {
+		row("batched", r.Batched)
 	}
-	_, err := fmt.Fprintf(w, "network: %d parameters\n%-10s %10s %10s %8s %10s %10s %8s\n%s%s"+
-		"batched/unbatched simulations per second: %.1fx\ntraining: %.0f samples/s (%d steps)\n",
-		r.Params, "self-play", "pos/s", "sims/s", "batch", "forward", "cache", "games",
-		row("batched", r.Batched), row("unbatched", r.Unbatched),
-		r.Batched.SimulationsPerSecond()/max(r.Unbatched.SimulationsPerSecond(), 1e-9),
-		r.TrainSamplesPerSecond, r.TrainSteps)
+	if r.Unbatched.Elapsed > 0 {
+		row("unbatched", r.Unbatched)
+	}
+	if r.Batched.Elapsed > 0 && r.Unbatched.Elapsed > 0 {
+		fmt.Fprintf(&b, "batched/unbatched simulations per second: %.1fx\n",
+			r.Batched.SimulationsPerSecond()/max(r.Unbatched.SimulationsPerSecond(), 1e-9))
+	}
+	if r.TrainSteps > 0 {
+		fmt.Fprintf(&b, "training: %.0f samples/s (%d steps)\n", r.TrainSamplesPerSecond, r.TrainSteps)
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -3,7 +3,9 @@ package train
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/data"
@@ -148,4 +150,60 @@ func BenchmarkTrainStep(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "samples/s")
+}
+
+func TestParseBenchParts(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want BenchParts
+		err  string
+	}{
+		{"all", AllBenchParts, ""},
+		{"batched", BenchParts{Batched: true}, ""},
+		{"forward, train", BenchParts{Forward: true, Train: true}, ""},
+		{"batched,selfplay", BenchParts{}, `unknown part "selfplay"`},
+		{"", BenchParts{}, `unknown part ""`},
+	} {
+		got, err := ParseBenchParts(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// TestBenchParts: only the asked parts run and are reported, and batched
+// self-play is one stretch that ends at the deadline with its figures.
+func TestBenchParts(t *testing.T) {
+	cfg, err := LoadConfig(tinyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Bench(context.Background(), cfg, 500*time.Millisecond, BenchParts{Batched: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Batched.Searches == 0 || res.Batched.Elapsed < 400*time.Millisecond || res.Batched.Elapsed > 5*time.Second {
+		t.Errorf("batched self-play: %d moves in %v, want some in about 0.5 s", res.Batched.Searches, res.Batched.Elapsed)
+	}
+	if res.Forward != nil || res.Unbatched.Elapsed != 0 || res.TrainSteps != 0 {
+		t.Errorf("parts not asked for ran: %+v", res)
+	}
+	var out strings.Builder
+	if err := res.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, absent := range []string{"forward, batch", "unbatched", "training:"} {
+		if strings.Contains(out.String(), absent) {
+			t.Errorf("report mentions %q:\n%s", absent, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "batched ") {
+		t.Errorf("report lacks the batched row:\n%s", out.String())
+	}
 }

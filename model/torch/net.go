@@ -155,14 +155,32 @@ func (n *Net) infer(obs []float32, count int, logits, values []float32) error {
 		in, batch = n.obs2, 2
 	}
 	e.reset()
+	st := &c.st.stage
+	st.ensure(e, batch*size, count*(na+1))
+	if e.err != nil {
+		return fmt.Errorf("model: Forward: %w", e.err)
+	}
+	copy(floats(st.inPtr, batch*size), in)
 	e.dims4[0], e.dims4[1], e.dims4[2], e.dims4[3] = int64(batch), int64(n.shape.Planes), int64(n.shape.Height), int64(n.shape.Width)
-	x := e.fromFloat32(in, e.dims4)
+	flat := e.narrow(st.in, 0, 0, int64(batch*size))
+	x := e.view(flat, e.dims4)
+	e.free(flat)
+	if e.dev >= 0 {
+		d := e.toDevice(x)
+		e.free(x)
+		x = d
+	}
 	pol, val := c.forward(e, x, false)
 	e.free(x)
-	e.copyOut(pol, logits[:count*na])
-	e.copyOut(val, values[:count])
+	e.stageOut(pol, st.out, 0, count, na)
+	e.stageOut(val, st.out, count*na, count, 1)
 	e.free(pol)
 	e.free(val)
+	if e.err == nil {
+		out := floats(st.outPtr, count*(na+1))
+		copy(logits[:count*na], out)
+		copy(values[:count], out[count*na:])
+	}
 	if e.err != nil {
 		return fmt.Errorf("model: Forward: %w", e.err)
 	}

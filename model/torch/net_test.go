@@ -205,6 +205,29 @@ func TestForwardDoesNotAllocate(t *testing.T) {
 	}
 }
 
+// TestForwardStagingReuse: batches of changing sizes go through the same
+// host buffers (staging), growing and shrinking; every row must come out as
+// it does when the position is evaluated alone, whatever the batch before
+// left in the buffers.
+func TestForwardStagingReuse(t *testing.T) {
+	n := newTestNet(t, tinyConfig(), tinyShape)
+	rng := rand.New(rand.NewPCG(3, 4))
+	size, na := tinyShape.Size(), tinyShape.Actions
+	for _, count := range []int{3, 1, 40, 2, 17, 1, 200, 5} {
+		obs := randomObs(rng, tinyShape, count)
+		logits, values := forward(t, n, obs, count)
+		for _, i := range []int{0, count / 2, count - 1} {
+			l1, v1 := forward(t, n, obs[i*size:(i+1)*size], 1)
+			if d := maxDiff(logits[i*na:(i+1)*na], l1); d > 1e-5 {
+				t.Fatalf("batch %d, row %d: logits differ from the row alone by %g", count, i, d)
+			}
+			if d := maxDiff(values[i:i+1], v1); d > 1e-5 {
+				t.Fatalf("batch %d, row %d: value differs from the row alone by %g", count, i, d)
+			}
+		}
+	}
+}
+
 func TestWithBoard(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.PolicyHead = PolicySpatial

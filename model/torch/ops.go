@@ -496,3 +496,48 @@ func (e *engine) mulScalar(x handle, v float64) handle {
 	lib.AtsFree(s)
 	return e.result("mul")
 }
+
+// narrow returns a view of x's elements start to start+length-1 along dim.
+func (e *engine) narrow(x handle, dim, start, length int64) handle {
+	if e.err != nil {
+		return nil
+	}
+	lib.AtgNarrow(&e.out[0], x, dim, start, length)
+	return e.result("narrow")
+}
+
+// view returns x viewed with the given shape (x must be contiguous).
+func (e *engine) view(x handle, dims []int64) handle {
+	if e.err != nil {
+		return nil
+	}
+	lib.AtgView(&e.out[0], x, dims, len(dims))
+	return e.result("view")
+}
+
+// toDevice returns x's float32 values on the engine's device; from pinned
+// host memory the copy is queued without waiting for it (later ops on the
+// same stream are ordered after it).
+func (e *engine) toDevice(x handle) handle {
+	if e.err != nil {
+		return nil
+	}
+	lib.AtgToDevice(&e.out[0], x, e.dev, kindFloat32, 1, 0)
+	return e.result("to(device)")
+}
+
+// stageOut copies the first rows rows of x, a contiguous (N, cols) float32
+// tensor, into the flat host tensor dst from element at on (a blocking
+// copy: the values are there when it returns).
+func (e *engine) stageOut(x, dst handle, at, rows, cols int) {
+	if e.err != nil {
+		return
+	}
+	top := e.narrow(x, 0, 0, int64(rows))
+	src := e.reshape1(top)
+	e.free(top)
+	d := e.narrow(dst, 0, int64(at), int64(rows*cols))
+	e.copyFrom(d, src)
+	e.free(d)
+	e.free(src)
+}

@@ -48,6 +48,9 @@ type store struct {
 	valFC1B  *namedTensor
 	valFC2   *namedTensor
 	valFC2B  *namedTensor
+
+	// stage is inference's host memory (Net.Forward).
+	stage staging
 }
 
 // free deletes every tensor handle. It is idempotent.
@@ -58,6 +61,7 @@ func (s *store) free() {
 			t.h = nil
 		}
 	}
+	s.stage.free()
 }
 
 // newStore lays out the tensors of the network cfg for shape (without
