@@ -74,12 +74,25 @@ type Batcher struct {
 	obsSize int
 	actions int
 
-	requests chan *batchRequest
-	quit     chan struct{}
-	done     chan struct{} // closed when every worker has exited
-	close    sync.Once
-	workers  sync.WaitGroup
-	pool     sync.Pool
+	// The queue: a slice under a mutex, which a worker empties a batch at
+	// a time, rather than a channel that it would drain request by
+	// request while thousands of callers contend for the channel's lock.
+	qmu     sync.Mutex
+	pending []*batchRequest
+	closed  bool
+	// wake tells a worker to look at the queue: sent when the queue
+	// becomes non-empty, reaches need or MaxBatch, or keeps requests
+	// after a worker took its batch.
+	wake chan struct{}
+	// need is the queue length at which a worker stops waiting for more
+	// (MinBatch, or MaxBatch without one).
+	need int
+
+	quit    chan struct{}
+	done    chan struct{} // closed when every worker has exited
+	close   sync.Once
+	workers sync.WaitGroup
+	pool    sync.Pool
 
 	mu    sync.Mutex
 	stats BatcherStats
@@ -181,14 +194,18 @@ func NewBatcherWorkers(nets []Network, game env.Game, cfg BatcherConfig) (*Batch
 		return nil, err
 	}
 	b := &Batcher{
-		nets:     slices.Clone(nets),
-		cfg:      cfg,
-		obsSize:  game.ObservationShape().Size(),
-		actions:  game.NumActions(),
-		requests: make(chan *batchRequest, cfg.MaxBatch),
-		quit:     make(chan struct{}),
-		done:     make(chan struct{}),
-		start:    time.Now(),
+		nets:    slices.Clone(nets),
+		cfg:     cfg,
+		obsSize: game.ObservationShape().Size(),
+		actions: game.NumActions(),
+		wake:    make(chan struct{}, 1),
+		need:    cfg.MinBatch,
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
+		start:   time.Now(),
+	}
+	if b.need == 0 {
+		b.need = cfg.MaxBatch
 	}
 	b.stats.Workers = len(nets)
 	b.pool.New = func() any {
@@ -221,26 +238,25 @@ func (b *Batcher) Evaluate(ctx context.Context, s env.State, legal []int, priors
 	r.priors = grow(r.priors, len(legal))
 	r.ctx = ctx
 	r.err = nil
-	select {
-	case b.requests <- r:
-	case <-b.quit:
+	b.qmu.Lock()
+	if b.closed {
+		b.qmu.Unlock()
 		b.recycle(r)
 		return 0, ErrClosed
-	case <-ctx.Done():
-		b.recycle(r)
-		return 0, fmt.Errorf("mcts: batcher: %w", ctx.Err())
 	}
+	b.pending = append(b.pending, r)
+	n := len(b.pending)
+	b.qmu.Unlock()
+	if n == 1 || n == b.need || n == b.cfg.MaxBatch {
+		b.signal()
+	}
+	// Every queued request is answered, even after Close (the workers
+	// drain the queue), so the wait needs no channel shared with other
+	// callers but the caller's own context's (per search, see Search.Run).
 	select {
 	case <-r.done:
-	case <-b.done:
-		// The worker has exited; it answered r first if it took it.
-		select {
-		case <-r.done:
-		default:
-			return 0, ErrClosed
-		}
 	case <-ctx.Done():
-		// The worker may still own r and answer it; leave r to the
+		// A worker may still own r and answer it; leave r to the
 		// garbage collector rather than reuse it.
 		return 0, fmt.Errorf("mcts: batcher: %w", ctx.Err())
 	}
@@ -263,7 +279,12 @@ func (b *Batcher) recycle(r *batchRequest) {
 // Close stops the worker goroutines and waits for them to exit; later
 // Evaluate calls return ErrClosed. Close is idempotent.
 func (b *Batcher) Close() error {
-	b.close.Do(func() { close(b.quit) })
+	b.close.Do(func() {
+		b.qmu.Lock()
+		b.closed = true
+		b.qmu.Unlock()
+		close(b.quit)
+	})
 	<-b.done
 	return nil
 }
@@ -297,42 +318,62 @@ func (b *Batcher) loop(net Network) {
 	defer timer.Stop()
 
 	for {
-		batch = batch[:0]
 		select {
-		case r := <-b.requests:
-			batch = append(batch, r)
+		case <-b.wake:
 		case <-b.quit:
 			b.drain()
 			return
 		}
-		if b.cfg.MaxWait > 0 {
+		if b.cfg.MaxWait > 0 && b.queued() < b.need {
+			// Wait for a fuller batch, for MaxWait at most.
 			timer.Reset(b.cfg.MaxWait)
+		wait:
+			for b.queued() < b.need {
+				select {
+				case <-b.wake:
+				case <-timer.C:
+					break wait
+				case <-b.quit:
+					break wait
+				}
+			}
+			timer.Stop()
 		}
-	gather:
-		for len(batch) < b.cfg.MaxBatch {
-			// Take what is already there; then wait for more only while
-			// MaxWait lasts and the batch is below MinBatch.
-			select {
-			case r := <-b.requests:
-				batch = append(batch, r)
-				continue
-			default:
-			}
-			if b.cfg.MaxWait == 0 || (b.cfg.MinBatch > 0 && len(batch) >= b.cfg.MinBatch) {
-				break gather
-			}
-			select {
-			case r := <-b.requests:
-				batch = append(batch, r)
-			case <-timer.C:
-				break gather
-			case <-b.quit:
-				break gather
-			}
+		if batch = b.take(batch[:0]); len(batch) > 0 {
+			b.run(net, batch, obs, logits, values)
 		}
-		timer.Stop()
-		b.run(net, batch, obs, logits, values)
 	}
+}
+
+// signal wakes a worker, unless one has been woken already.
+func (b *Batcher) signal() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// queued returns the number of requests waiting.
+func (b *Batcher) queued() int {
+	b.qmu.Lock()
+	defer b.qmu.Unlock()
+	return len(b.pending)
+}
+
+// take moves up to MaxBatch requests, the oldest first, from the queue to
+// batch, and wakes another worker if requests remain.
+func (b *Batcher) take(batch []*batchRequest) []*batchRequest {
+	b.qmu.Lock()
+	k := min(len(b.pending), b.cfg.MaxBatch)
+	batch = append(batch, b.pending[:k]...)
+	left := copy(b.pending, b.pending[k:])
+	clear(b.pending[left:])
+	b.pending = b.pending[:left]
+	b.qmu.Unlock()
+	if left > 0 {
+		b.signal()
+	}
+	return batch
 }
 
 // run evaluates one batch with net and answers its requests.
@@ -376,14 +417,13 @@ func (b *Batcher) run(net Network, batch []*batchRequest, obs, logits, values []
 
 // drain answers the requests left in the queue at Close with ErrClosed.
 func (b *Batcher) drain() {
-	for {
-		select {
-		case r := <-b.requests:
-			r.err = ErrClosed
-			r.done <- struct{}{}
-		default:
-			return
-		}
+	b.qmu.Lock()
+	left := b.pending
+	b.pending = nil
+	b.qmu.Unlock()
+	for _, r := range left {
+		r.err = ErrClosed
+		r.done <- struct{}{}
 	}
 }
 

@@ -190,6 +190,11 @@ func (s *Search) Run(ctx context.Context, state env.State) (Result, error) {
 	if !s.cfg.ReuseTree || !s.rootMatches(state) {
 		s.t.reset()
 	}
+	// A context of the search's own: its leaves wait on its Done channel
+	// (Batcher.Evaluate), not on one that every game of a self-play run
+	// shares, whose lock thousands of waiting leaves would contend for.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	res, err := s.run(ctx, state)
 	if err != nil {
 		s.t.reset()

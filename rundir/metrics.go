@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // Metrics appends JSON objects, one per line, to a metrics file. Each line is
 // written with one write call and synced, so a crash leaves at most a
 // partial last line, which OpenMetrics removes.
 type Metrics struct {
-	f *os.File
+	mu sync.Mutex // one line at a time (the trainer's background evaluation writes too)
+	f  *os.File
 }
 
 // OpenMetrics opens (creating it if needed) the metrics file at path for
@@ -76,6 +78,8 @@ func (m *Metrics) Write(v any) error {
 		return fmt.Errorf("rundir: metrics: %w", err)
 	}
 	b = append(b, '\n')
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if _, err := m.f.Write(b); err != nil {
 		return fmt.Errorf("rundir: metrics: %w", err)
 	}

@@ -70,7 +70,9 @@ wrapper() {
 		{ echo "gpu-check: zerokit loads libzerokit_torch_api.so from '$resolved', not $work/lib"; return 1; }
 	echo "zerokit loads $resolved"
 }
-[[ -f $work/lib/libzerokit_torch_api.so || " ${steps[*]} " == *" wrapper "* ]] || wrapper || die "building the wrapper failed"
+# Every step but host runs the libtorch binaries.
+[[ -f $work/lib/libzerokit_torch_api.so || " ${steps[*]} " == *" wrapper "* || " ${steps[*]} " == " host " ]] ||
+	wrapper || die "building the wrapper failed"
 
 run_step() {
 	case $1 in
@@ -85,7 +87,7 @@ run_step() {
 		local cpus=1 n
 		for ((n = 2; n <= $(nproc); n *= 2)); do cpus+=",$n"; done
 		(cd selfplay && timeout 300 "$work/selfplay.test" -test.run '^$' -test.bench HostSelfPlay \
-			-test.benchtime 20000x -test.cpu "$cpus")
+			-test.benchtime 30000x -test.cpu "$cpus")
 		;;
 	bench)
 		say "bench: configs/wyb-gpu.yaml on $device"

@@ -174,6 +174,13 @@ type EvalConfig struct {
 	// ParallelGames is the number of evaluation games played at once,
 	// sharing network batches. Default 16.
 	ParallelGames int `yaml:"parallel_games"`
+	// Background plays the evaluation matches while training and
+	// self-play go on, on a copy of the network, instead of stopping them
+	// until the matches end: for a machine with cores to spare (a GPU
+	// box), where a synchronous evaluation idles the GPU. One evaluation
+	// runs at a time (the next waits for it); its metrics line comes when
+	// it ends; one cut short by the run's end is dropped. Default false.
+	Background bool `yaml:"background"`
 }
 
 // EvalSettings returns the search of the evaluation matches' network

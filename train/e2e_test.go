@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -529,5 +530,48 @@ func TestRunDevice(t *testing.T) {
 	devices, _ := meta["devices"].([]any)
 	if meta["device"] != "cpu" || len(devices) != 1 {
 		t.Fatalf("meta.json after two invocations on the CPU: device %v, devices %v", meta["device"], devices)
+	}
+}
+
+// TestBackgroundEvaluation: with eval.background the evaluation matches run
+// while training goes on; every evaluation step is still evaluated, in
+// order, each on the network of its own step, and the last one (at the
+// final step) finishes before the run's last save.
+func TestBackgroundEvaluation(t *testing.T) {
+	raw, err := os.ReadFile(tinyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), "  parallel_games: 8\nstages:", "  parallel_games: 8\n  background: true\nstages:", 1)
+	if text == string(raw) {
+		t.Fatal("could not add eval.background to the tiny configuration")
+	}
+	cfgPath := filepath.Join(t.TempDir(), "background.yaml")
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	var stderr strings.Builder
+	if _, err := Run(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, MaxSteps: 80, Stderr: &stderr}); err != nil {
+		t.Fatal(err)
+	}
+	var steps []int
+	for _, l := range metricLines(t, dir) {
+		if l["kind"] != "eval" {
+			continue
+		}
+		steps = append(steps, int(l["step"].(float64)))
+		if l["eval_player"] != fmt.Sprintf("step%d", steps[len(steps)-1]) {
+			t.Errorf("evaluation line of step %v played %v", l["step"], l["eval_player"])
+		}
+		if _, ok := l["eval_random_score"]; !ok {
+			t.Errorf("evaluation line without a score against random: %v", l)
+		}
+		if _, ok := l["eval_previous_score"]; !ok {
+			t.Errorf("evaluation line without a score against the previous checkpoint: %v", l)
+		}
+	}
+	if !slices.Equal(steps, []int{20, 40, 60, 80}) {
+		t.Errorf("evaluations at steps %v, want [20 40 60 80]\n%s", steps, stderr.String())
 	}
 }

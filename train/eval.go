@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,45 +46,109 @@ type evaluation struct {
 	summary string
 }
 
-// run plays the evaluation matches of net, the network of step, under cfg
-// (the configuration of the recipe's stage in force) and reports them;
-// elapsed is the run's training time so far, in seconds.
-func (e *evaluator) run(ctx context.Context, cfg Config, step int64, net *torch.Net, elapsed float64) (evaluation, error) {
-	start := time.Now()
+// evalJob is one evaluation with its networks loaded: the player being
+// evaluated and, when the configuration asks for it, the previous
+// checkpoint's. Its matches may run while training goes on (eval.background)
+// since it holds networks of its own; Close frees them.
+type evalJob struct {
+	e       *evaluator
+	cfg     Config
+	step    int64
+	elapsed float64
+	label   string
+	net     *torch.Net   // the network evaluated
+	prev    *torch.Net   // the previous checkpoint's, or nil
+	prevAt  int64        // its step
+	owned   []*torch.Net // networks the job loaded or copied, freed by close
+}
+
+// prepare loads what the evaluation of net, the network of step, under cfg
+// (the configuration of the recipe's stage in force) needs; elapsed is the
+// run's training time so far, in seconds. With own, the job works on a copy
+// of net, so that net can go on training meanwhile.
+func (e *evaluator) prepare(cfg Config, step int64, net *torch.Net, elapsed float64, own bool) (job *evalJob, err error) {
+	job = &evalJob{e: e, cfg: cfg, step: step, elapsed: elapsed, label: fmt.Sprintf("step%d", step), net: net}
+	defer func() {
+		if err != nil {
+			job.close()
+			job = nil
+		}
+	}()
 	// Once the run averages its weights, the mean is its agent: that is
 	// what the evaluation measures.
-	label := fmt.Sprintf("step%d", step)
 	if fileExists(e.average) {
 		ck, err := e.setup.Load(e.average)
 		if err != nil {
-			return evaluation{}, fmt.Errorf("train: evaluation: %w", err)
+			return job, fmt.Errorf("train: evaluation: %w", err)
 		}
-		defer ck.Net.Close()
-		net, label = ck.Net, fmt.Sprintf("step%d-avg%d", ck.Step, len(ck.AveragedSteps))
+		job.owned = append(job.owned, ck.Net)
+		job.net, job.label = ck.Net, fmt.Sprintf("step%d-avg%d", ck.Step, len(ck.AveragedSteps))
+	} else if own {
+		c, err := net.Clone()
+		if err != nil {
+			return job, fmt.Errorf("train: evaluation: %w", err)
+		}
+		job.owned = append(job.owned, c)
+		job.net = c
 	}
-	cur, err := e.player(label, net, cfg)
+	if slices.Contains(cfg.Eval.Opponents, PreviousOpponent) {
+		steps, err := e.ckpts.Steps()
+		if err != nil {
+			return job, err
+		}
+		job.prevAt = -1
+		for _, s := range steps {
+			if s < step {
+				job.prevAt = s
+			}
+		}
+		if job.prevAt >= 0 {
+			ck, err := e.setup.Load(e.ckpts.Path(job.prevAt))
+			if err != nil {
+				return job, fmt.Errorf("train: evaluation: %w", err)
+			}
+			job.owned = append(job.owned, ck.Net)
+			job.prev = ck.Net
+		}
+	}
+	return job, nil
+}
+
+// close frees the networks the job loaded.
+func (j *evalJob) close() {
+	for _, n := range j.owned {
+		n.Close()
+	}
+	j.owned = nil
+}
+
+// play plays the evaluation matches and reports them.
+func (j *evalJob) play(ctx context.Context) (evaluation, error) {
+	e, cfg, step, label := j.e, j.cfg, j.step, j.label
+	start := time.Now()
+	cur, err := e.player(label, j.net, cfg)
 	if err != nil {
 		return evaluation{}, err
 	}
 	defer cur.Close()
 	game := e.setup.Game
 	line := map[string]any{"kind": "eval", "step": step, "time": time.Now().UTC().Format(time.RFC3339), "eval_player": label,
-		"elapsed_s": elapsed}
+		"elapsed_s": j.elapsed}
 	var parts []string
 	var evals []neural.Evaluation
 	for i, opp := range cfg.Eval.Opponents {
 		var res MatchResult
 		seed := deriveSeed(cfg.Seed, "eval", uint64(step)*64+uint64(i))
 		if opp == PreviousOpponent {
-			r, prevStep, ok, err := e.playPrevious(ctx, cfg, step, cur, seed)
+			if j.prev == nil {
+				continue
+			}
+			r, err := j.playPrevious(ctx, cur, seed)
 			if err != nil {
 				return evaluation{}, err
 			}
-			if !ok {
-				continue
-			}
 			res = MatchResult{Opponent: opp, Result: r}
-			line["eval_previous_step"] = prevStep
+			line["eval_previous_step"] = j.prevAt
 		} else {
 			f, err := opponentFactory(game, opp)
 			if err != nil {
@@ -134,37 +199,18 @@ func (e *evaluator) player(label string, net *torch.Net, cfg Config) (*NetPlayer
 	return NewNetPlayer(label, net, e.setup.Game, cfg.EvalSettings(), cfg.Eval.ParallelGames, cfg.SelfPlay.Workers)
 }
 
-// playPrevious plays cur, the player of step, against the newest
-// checkpoint older than step. ok is false when there is none.
-func (e *evaluator) playPrevious(ctx context.Context, cfg Config, step int64, cur *NetPlayer, seed uint64) (arena.Result, int64, bool, error) {
-	steps, err := e.ckpts.Steps()
+// playPrevious plays cur against the previous checkpoint.
+func (j *evalJob) playPrevious(ctx context.Context, cur *NetPlayer, seed uint64) (arena.Result, error) {
+	p, err := j.e.player(fmt.Sprintf("step%d", j.prevAt), j.prev, j.cfg)
 	if err != nil {
-		return arena.Result{}, 0, false, err
-	}
-	prev := int64(-1)
-	for _, s := range steps {
-		if s < step {
-			prev = s
-		}
-	}
-	if prev < 0 {
-		return arena.Result{}, 0, false, nil
-	}
-	ck, err := e.setup.Load(e.ckpts.Path(prev))
-	if err != nil {
-		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation: %w", err)
-	}
-	defer ck.Net.Close()
-	p, err := e.player(fmt.Sprintf("step%d", prev), ck.Net, cfg)
-	if err != nil {
-		return arena.Result{}, 0, false, err
+		return arena.Result{}, err
 	}
 	defer p.Close()
-	r, err := evalMatch(ctx, e.setup.Game, cfg.Eval, seed, cur.Factory(), p.Factory())
+	r, err := evalMatch(ctx, j.e.setup.Game, j.cfg.Eval, seed, cur.Factory(), p.Factory())
 	if err != nil {
-		return arena.Result{}, 0, false, fmt.Errorf("train: evaluation against step %d: %w", prev, err)
+		return arena.Result{}, fmt.Errorf("train: evaluation against step %d: %w", j.prevAt, err)
 	}
-	return r, prev, true, nil
+	return r, nil
 }
 
 // metricName turns an opponent spec into a metrics key part.
@@ -247,12 +293,80 @@ func opponentFactory(game env.Game, s string) (agent.Factory, error) {
 	return b.Factory, nil
 }
 
-// evaluate runs the evaluation stage on the current network.
+// evaluate runs the evaluation stage on the current network and waits for
+// it.
 func (t *trainer) evaluate(ctx context.Context) error {
-	res, err := t.evals.run(ctx, t.eff, t.state.Step, t.net, t.trainedBefore+time.Since(t.start).Seconds())
+	job, err := t.evals.prepare(t.eff, t.state.Step, t.net, t.trainedBefore+time.Since(t.start).Seconds(), false)
+	if err != nil {
+		return err
+	}
+	defer job.close()
+	res, err := job.play(ctx)
 	if err != nil {
 		return err
 	}
 	t.evaluations, t.lastEval = res.matches, res.summary
+	return nil
+}
+
+// backgroundEval is an evaluation whose matches run while the trainer goes
+// on (eval.background).
+type backgroundEval struct {
+	step   int64
+	cancel context.CancelFunc
+	done   chan struct{} // closed when res and err are set
+	res    evaluation
+	err    error
+	ctx    context.Context
+}
+
+// startEval starts the evaluation of the current network in the
+// background, after waiting for the previous one: one runs at a time, so
+// every evaluation step is evaluated, in order.
+func (t *trainer) startEval(ctx context.Context) error {
+	if err := t.collectEval(true); err != nil {
+		return err
+	}
+	job, err := t.evals.prepare(t.eff, t.state.Step, t.net, t.trainedBefore+time.Since(t.start).Seconds(), true)
+	if err != nil {
+		return err
+	}
+	ectx, cancel := t.limited(ctx)
+	bg := &backgroundEval{step: t.state.Step, cancel: cancel, done: make(chan struct{}), ctx: ectx}
+	t.bgEval = bg
+	go func() {
+		defer close(bg.done)
+		defer job.close()
+		bg.res, bg.err = job.play(ectx)
+	}()
+	return nil
+}
+
+// collectEval takes the result of the background evaluation when it has
+// finished, or, with wait, when it finishes. An evaluation cut short by the
+// run's end is dropped, as a synchronous one is.
+func (t *trainer) collectEval(wait bool) error {
+	bg := t.bgEval
+	if bg == nil {
+		return nil
+	}
+	if !wait {
+		select {
+		case <-bg.done:
+		default:
+			return nil
+		}
+	}
+	<-bg.done
+	bg.cancel()
+	t.bgEval = nil
+	if bg.err != nil {
+		if bg.ctx.Err() != nil {
+			t.log.Info("evaluation abandoned", "step", bg.step, "err", bg.err)
+			return nil
+		}
+		return bg.err
+	}
+	t.evaluations, t.lastEval = bg.res.matches, bg.res.summary
 	return nil
 }

@@ -247,6 +247,7 @@ type trainer struct {
 	// evaluation's matches against fixed opponents, recorded in the run's
 	// agent.
 	evals       *evaluator
+	bgEval      *backgroundEval // the evaluation running in the background, if any
 	evaluations []neural.Evaluation
 
 	// remote is the run's store (Options.Store), nil for local self-play,
@@ -303,6 +304,13 @@ type trainer struct {
 }
 
 func (t *trainer) close() {
+	if bg := t.bgEval; bg != nil {
+		// An error return left an evaluation running: stop it before
+		// its network and the metrics file go.
+		bg.cancel()
+		<-bg.done
+		t.bgEval = nil
+	}
 	if t.metrics != nil {
 		t.metrics.Close()
 	}
@@ -613,6 +621,9 @@ func (t *trainer) loop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := t.collectEval(false); err != nil {
+			return err
+		}
 		if err := t.report(sp, tp, is); err != nil {
 			return err
 		}
@@ -621,6 +632,11 @@ func (t *trainer) loop(ctx context.Context) error {
 		if _, _, err := t.store.Compact(t.gen.NextGame()); err != nil {
 			return err
 		}
+	}
+	// The background evaluation finishes (or, out of time, is dropped)
+	// before the last save, so that the agent records it.
+	if err := t.collectEval(true); err != nil {
+		return err
 	}
 	if err := t.save(); err != nil {
 		return err
@@ -741,7 +757,15 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 			}
 			ts.checkpoints++
 		}
-		if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 {
+		if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 && t.eff.Eval.Background {
+			evalStart := time.Now()
+			err := t.startEval(ctx)
+			ts.evalTime += time.Since(evalStart) // waiting for the previous one
+			if err != nil {
+				return ts, err
+			}
+			ts.evaluation++
+		} else if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 {
 			evalStart := time.Now()
 			ectx, cancel := t.limited(ctx)
 			err := t.evaluate(ectx)

@@ -104,8 +104,11 @@ func onCUDA(t *testing.T, n *Net) *Net {
 }
 
 // TestCUDAForwardMatchesCPU: the same weights give the same outputs on the
-// GPU as on the CPU, within 1e-3 (cuDNN's convolution algorithms sum in
-// other orders, and may use TF32).
+// GPU as on the CPU. cuDNN runs convolutions in TF32 by default on Ampere
+// and later GPUs (10-bit mantissas, as PyTorch does unless told otherwise),
+// so logits differ by up to about 1e-2 on an H200 (measured: 0.004 to 0.010
+// at batches 1 to 1,024); what the search uses, the policy's probabilities
+// and the value, must agree within 1e-3, and the logits within 5e-2.
 func TestCUDAForwardMatchesCPU(t *testing.T) {
 	needCUDA(t)
 	t.Logf("GPU: %s", DeviceName(Device{cuda: true}))
@@ -123,11 +126,33 @@ func TestCUDAForwardMatchesCPU(t *testing.T) {
 		l0, v0 := forward(t, cpu, obs, count)
 		l1, v1 := forward(t, gpu, obs, count)
 		dl, dv := maxDiff(l0, l1), maxDiff(v0, v1)
-		t.Logf("batch %d: max difference %.3g in logits, %.3g in values", count, dl, dv)
-		if dl >= 1e-3 || dv >= 1e-3 || math.IsNaN(dl+dv) {
-			t.Errorf("batch %d: CPU and CUDA differ by %g in logits, %g in values", count, dl, dv)
+		dp := maxDiff(softmaxRows(l0, shape.Actions), softmaxRows(l1, shape.Actions))
+		t.Logf("batch %d: max difference %.3g in logits, %.3g in probabilities, %.3g in values", count, dl, dp, dv)
+		if dl >= 5e-2 || dp >= 1e-3 || dv >= 1e-3 || math.IsNaN(dl+dp+dv) {
+			t.Errorf("batch %d: CPU and CUDA differ by %g in logits, %g in probabilities, %g in values", count, dl, dp, dv)
 		}
 	}
+}
+
+// softmaxRows returns the softmax of each row of n logits.
+func softmaxRows(logits []float32, n int) []float32 {
+	out := make([]float32, len(logits))
+	for r := 0; r+n <= len(logits); r += n {
+		m := math.Inf(-1)
+		for _, l := range logits[r : r+n] {
+			m = math.Max(m, float64(l))
+		}
+		sum := 0.0
+		for i, l := range logits[r : r+n] {
+			e := math.Exp(float64(l) - m)
+			out[r+i] = float32(e)
+			sum += e
+		}
+		for i := range out[r : r+n] {
+			out[r+i] /= float32(sum)
+		}
+	}
+	return out
 }
 
 func maxDiff(a, b []float32) float64 {

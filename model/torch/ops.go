@@ -515,14 +515,15 @@ func (e *engine) view(x handle, dims []int64) handle {
 	return e.result("view")
 }
 
-// toDevice returns x's float32 values on the engine's device; from pinned
-// host memory the copy is queued without waiting for it (later ops on the
-// same stream are ordered after it).
+// toDevice returns a copy of x's float32 values on the engine's device.
+// The copy is a blocking one: a non-blocking copy from pinned memory makes
+// libtorch record an event for the pinned block at every call, which its
+// host allocator releases only when it allocates again (never, here).
 func (e *engine) toDevice(x handle) handle {
 	if e.err != nil {
 		return nil
 	}
-	lib.AtgToDevice(&e.out[0], x, e.dev, kindFloat32, 1, 0)
+	lib.AtgToDevice(&e.out[0], x, e.dev, kindFloat32, 0, 0)
 	return e.result("to(device)")
 }
 
@@ -540,4 +541,26 @@ func (e *engine) stageOut(x, dst handle, at, rows, cols int) {
 	e.copyFrom(d, src)
 	e.free(d)
 	e.free(src)
+}
+
+// staged returns the values of the flat float32 host tensor buf from
+// element at on, shaped dims, as a tensor of the given kind on the engine's
+// device: a view of buf itself for float32 on the CPU, else a copy.
+func (e *engine) staged(buf handle, at int, dims []int64, kind int) handle {
+	if e.err != nil {
+		return nil
+	}
+	n := int64(1)
+	for _, d := range dims {
+		n *= d
+	}
+	flat := e.narrow(buf, 0, int64(at), n)
+	v := e.view(flat, dims)
+	e.free(flat)
+	if e.err != nil || (e.dev < 0 && kind == kindFloat32) {
+		return v
+	}
+	lib.AtgToDevice(&e.out[0], v, e.dev, int32(kind), 0, 0)
+	e.free(v)
+	return e.result("to(device)")
 }

@@ -12,12 +12,17 @@ import (
 // no host memory. On a GPU the buffers are pinned (page-locked), which lets
 // the copies to and from the device run by DMA at the bus's speed instead
 // of through the driver's pageable staging, and lets the input's copy be
-// queued with the network's kernels.
+// done without allocating.
 type staging struct {
 	in, out       handle
 	inPtr, outPtr unsafe.Pointer
 	inCap, outCap int
 }
+
+// minStaging is the smallest staging buffer, in floats (1 MiB): batches
+// grow from there by doubling, so that a network that sees batches of 1 to
+// 4,096 reallocates a few times, not at every new size.
+const minStaging = 1 << 18
 
 // ensure makes the buffers hold at least in and out floats.
 func (s *staging) ensure(e *engine, in, out int) {
@@ -36,7 +41,7 @@ func (s *staging) grow(e *engine, h *handle, p *unsafe.Pointer, capacity *int, n
 	if e.err != nil {
 		return
 	}
-	n = max(n, 2**capacity)
+	n = max(n, 2**capacity, minStaging)
 	e.dims1[0] = int64(n)
 	lib.AtgEmpty(&e.out[0], e.dims1, 1, kindFloat32, -1)
 	t := e.result("empty")

@@ -151,8 +151,11 @@ type Trainer struct {
 	lr     float64 // override of the schedule, if > 0
 	closed bool
 
-	illegal []bool // scratch for the inverted legal mask
-	dims    []int64
+	// stage is the host memory a batch is copied through (pinned on a
+	// GPU): observations, policy targets, values and the illegal-action
+	// mask, one after the other.
+	stage staging
+	dims  []int64
 }
 
 // NewTrainer creates a trainer for net with zeroed optimizer state.
@@ -207,6 +210,7 @@ func (t *Trainer) Close() {
 	defer c.mu.Unlock()
 	if !t.closed {
 		t.freeSlots()
+		t.stage.free()
 		t.closed = true
 	}
 }
@@ -303,22 +307,8 @@ func (t *Trainer) run(b Batch, train bool) (Losses, error) {
 
 	e := t.eng
 	e.reset()
-	t.dims[0], t.dims[1], t.dims[2], t.dims[3] = int64(b.N), int64(s.Planes), int64(s.Height), int64(s.Width)
-	x := e.fromFloat32(b.Obs, t.dims)
-	t.dims[1] = int64(s.Actions)
-	target := e.fromFloat32(b.Policy, t.dims[:2])
-	t.dims[0] = int64(b.N)
-	z := e.fromFloat32(b.Value, t.dims[:1])
-	var illegal handle
-	if b.Legal != nil {
-		t.illegal = t.illegal[:0]
-		for _, ok := range b.Legal {
-			t.illegal = append(t.illegal, !ok)
-		}
-		t.dims[0], t.dims[1] = int64(b.N), int64(s.Actions)
-		illegal = e.fromBool(t.illegal, t.dims[:2])
-	}
-
+	n, size, na := b.N, s.Size(), s.Actions
+	x, target, z, illegal := t.stageBatch(b, n, size, na, s)
 	logits, value := c.forward(e, x, train)
 	e.free(x)
 	if illegal != nil {
@@ -370,6 +360,42 @@ func (t *Trainer) run(b Batch, train bool) (Losses, error) {
 	return l, nil
 }
 
+// stageBatch copies b into the trainer's staging memory and returns it as
+// tensors on the network's device: observations (N, Planes, H, W), policy
+// targets (N, Actions), values (N) and, when b has a legal mask, the
+// illegal actions as a bool (N, Actions) mask (else nil).
+func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, illegal handle) {
+	e := t.eng
+	total := n * (size + na + 1)
+	if b.Legal != nil {
+		total += n * na
+	}
+	t.stage.ensure(e, total, 0)
+	if e.err != nil {
+		return nil, nil, nil, nil
+	}
+	buf := floats(t.stage.inPtr, total)
+	copy(buf, b.Obs)
+	copy(buf[n*size:], b.Policy)
+	copy(buf[n*(size+na):], b.Value)
+	t.dims[0], t.dims[1], t.dims[2], t.dims[3] = int64(n), int64(s.Planes), int64(s.Height), int64(s.Width)
+	x = e.staged(t.stage.in, 0, t.dims, kindFloat32)
+	t.dims[1] = int64(na)
+	target = e.staged(t.stage.in, n*size, t.dims[:2], kindFloat32)
+	z = e.staged(t.stage.in, n*(size+na), t.dims[:1], kindFloat32)
+	if b.Legal != nil {
+		mask := buf[n*(size+na+1):]
+		for i, ok := range b.Legal {
+			mask[i] = 0
+			if !ok {
+				mask[i] = 1
+			}
+		}
+		illegal = e.staged(t.stage.in, n*(size+na+1), t.dims[:2], kindBool)
+	}
+	return x, target, z, illegal
+}
+
 // update clips the gradients and applies one optimizer step at rate lr. It
 // returns the gradients' global norm before clipping. Grad mode is off.
 func (t *Trainer) update(lr float64) (norm float64) {
@@ -380,7 +406,9 @@ func (t *Trainer) update(lr float64) (norm float64) {
 			e.free(g)
 		}
 	}()
-	sum := 0.0
+	// The squared norms add up on the device and are read once: a read
+	// per parameter would wait for the device thirty times a step.
+	var acc handle
 	for i, p := range t.params {
 		g := e.grad(p.h)
 		if !e.defined(g) {
@@ -390,11 +418,18 @@ func (t *Trainer) update(lr float64) (norm float64) {
 		grads[i] = g
 		sq := e.mul(g, g)
 		s := e.sumAll(sq)
-		sum += e.scalar(s)
 		e.free(sq)
-		e.free(s)
+		if acc == nil {
+			acc = s
+		} else {
+			e.add_(acc, s)
+			e.free(s)
+		}
 	}
-	norm = math.Sqrt(sum)
+	if acc != nil {
+		norm = math.Sqrt(e.scalar(acc))
+		e.free(acc)
+	}
 	if e.err != nil {
 		return norm
 	}
