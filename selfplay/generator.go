@@ -371,6 +371,9 @@ func (r *run) move(gs *gameSlot) (bool, error) {
 	r.mu.Lock()
 	r.stats.Searches++
 	r.stats.Simulations += int64(res.Simulations)
+	if res.Fallback {
+		r.stats.Fallbacks++
+	}
 	if r.stop.Moves > 0 && r.stats.Searches >= r.stop.Moves {
 		r.stopping.Store(true)
 	}

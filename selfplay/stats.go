@@ -27,6 +27,10 @@ type Stats struct {
 	// the network, including moves of games still in flight) and their
 	// simulations; PartnerMoves counts the sparring partner's moves.
 	Searches, Simulations, PartnerMoves int64
+	// Fallbacks counts the searches that ended at a passed deadline before
+	// any simulation (mcts.Result.Fallback): moves nothing searched.
+	// Self-play has no deadline, so it should stay 0.
+	Fallbacks int64
 	// Elapsed is the wall time of the run.
 	Elapsed time.Duration
 	// Eval is the evaluator's work during the run, when it reports it (see
@@ -92,6 +96,7 @@ func (s *Stats) Merge(o Stats) {
 	s.Searches += o.Searches
 	s.Simulations += o.Simulations
 	s.PartnerMoves += o.PartnerMoves
+	s.Fallbacks += o.Fallbacks
 	s.Sparring.Games += o.Sparring.Games
 	s.Sparring.Wins += o.Sparring.Wins
 	s.Sparring.Draws += o.Sparring.Draws

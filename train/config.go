@@ -126,6 +126,16 @@ type LoopConfig struct {
 	// old (KataGo's shuffler likewise keeps only the newest window). 0
 	// reads every shard, however far behind. Default 2.
 	MaxBacklogWindows float64 `yaml:"max_backlog_windows"`
+	// Overlap, with self_play "local", plays each iteration's self-play
+	// while the previous iteration's positions train, instead of after:
+	// self-play searches on the cores (and its network on the GPU) while
+	// the trainer steps on the GPU, so neither waits for the other. The
+	// games are played by a copy of the network taken before the training
+	// phase they overlap, one phase staler than in turn, and enter the
+	// replay buffer when that phase ends, so the samples per position stay
+	// as configured. For a machine with cores and a GPU to spare; on two
+	// cores the two phases would only share them. Default false.
+	Overlap bool `yaml:"overlap"`
 }
 
 // The values of train.self_play.
@@ -334,6 +344,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("train.min_buffer_positions = %d: want at least 1", t.MinBufferPositions)
 	case t.SelfPlay != SelfPlayLocal && t.SelfPlay != SelfPlayStore:
 		return fmt.Errorf("train.self_play = %q: want %q (games played by the trainer) or %q (games from workers through a store)", t.SelfPlay, SelfPlayLocal, SelfPlayStore)
+	case t.Overlap && t.SelfPlay == SelfPlayStore:
+		return fmt.Errorf("train.overlap applies to self_play %q: with workers (%q) self-play already runs beside training", SelfPlayLocal, SelfPlayStore)
 	case t.Poll < 100*time.Millisecond || t.Poll > time.Hour:
 		return fmt.Errorf("train.poll = %v: want a duration in [100ms, 1h]", t.Poll)
 	case !(t.MaxBacklogWindows >= 0) || t.MaxBacklogWindows > 1e4:

@@ -575,3 +575,101 @@ func TestBackgroundEvaluation(t *testing.T) {
 		t.Errorf("evaluations at steps %v, want [20 40 60 80]\n%s", steps, stderr.String())
 	}
 }
+
+// TestOverlapRun: with train.overlap each self-play phase runs beside the
+// previous training phase; the run still trains the samples per position
+// it is configured for, stores every finished game once, stops cleanly
+// and resumes.
+func TestOverlapRun(t *testing.T) {
+	raw, err := os.ReadFile(tinyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), "  min_buffer_positions: 100\n", "  min_buffer_positions: 100\n  overlap: true\n", 1)
+	if text == string(raw) {
+		t.Fatal("could not add train.overlap to the tiny configuration")
+	}
+	cfgPath := filepath.Join(t.TempDir(), "overlap.yaml")
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	game := tinyGame(t)
+	sum, err := Run(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, MaxSteps: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Step != 60 {
+		t.Fatalf("first run: %+v", sum)
+	}
+	sum, err = Run(context.Background(), Options{Dir: dir, MaxSteps: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Resumed || sum.Step != 120 {
+		t.Fatalf("resumed run: %+v", sum)
+	}
+	// A stop by the clock, wherever it falls, ends the phase running
+	// beside training as well.
+	start := time.Now()
+	if sum, err = Run(context.Background(), Options{Dir: dir, MaxDuration: 1500 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.Stopped, "time limit") || time.Since(start) > time.Minute {
+		t.Fatalf("timed run: %+v after %v", sum, time.Since(start))
+	}
+	shard, pending := gamesOnDisk(t, dir, game)
+	unique(t, append(shard, pending...))
+	var last map[string]any
+	for _, l := range metricLines(t, dir) {
+		if l["kind"] == "iteration" {
+			last = l
+		}
+	}
+	if last == nil {
+		t.Fatal("no iteration line")
+	}
+	// Every position that entered the buffer before the last phase was
+	// trained on 4 times (the last phase's are owed: at most one phase).
+	if spp := last["samples_per_position"].(float64); spp < 3 || spp > 4.2 {
+		t.Errorf("samples per position %.2f, want about 4", spp)
+	}
+}
+
+// TestTimedStopPlaysNoFallback: a run stopped by its time limit ends its
+// self-play phase there; it does not go on playing moves that no search
+// looked at (what a search does when its deadline passes). The phase is
+// long enough for the limit to fall inside it.
+func TestTimedStopPlaysNoFallback(t *testing.T) {
+	raw, err := os.ReadFile(tinyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), "positions_per_iteration: 160", "positions_per_iteration: 1000000", 1)
+	cfgPath := filepath.Join(t.TempDir(), "long-phase.yaml")
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	start := time.Now()
+	sum, err := Run(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, MaxDuration: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.Stopped, "time limit") || time.Since(start) > 30*time.Second {
+		t.Fatalf("run: %+v after %v", sum, time.Since(start))
+	}
+	lines := 0
+	for _, l := range metricLines(t, dir) {
+		if l["kind"] != "iteration" {
+			continue
+		}
+		lines++
+		if l["fallbacks"].(float64) != 0 {
+			t.Fatalf("iteration %v played %v moves without a search", l["iteration"], l["fallbacks"])
+		}
+	}
+	if lines == 0 {
+		t.Fatal("no iteration line")
+	}
+}

@@ -54,6 +54,7 @@ func (it iteration) report() (line map[string]any, msg string) {
 		"games_per_s":     sp.GamesPerSecond(),
 		"positions_per_s": sp.PositionsPerSecond(),
 		"sims_per_s":      sp.SimulationsPerSecond(),
+		"fallbacks":       sp.Fallbacks,
 		"avg_game_length": sp.MeanLength(),
 		"p0_wins":         p0,
 		"p1_wins":         p1,

@@ -77,8 +77,8 @@ func resolveConfig(dir, path string) (Config, error) {
 // sparring partner and its share of the games, the share of the search's
 // root value in the value target, MCTS-Solver in the searches, threads and
 // device,
-// the recipe's stages, the weight averaging, the run's agent and the store
-// trainer's polling interval. None of them changes what a
+// the recipe's stages, the weight averaging, the run's agent, the store
+// trainer's polling interval and whether self-play overlaps training. None of them changes what a
 // position, a game record or the network means, so the run stays one run
 // (the sparring games, like a schedule, change only which positions are
 // generated from then on; the value target is formed when a sample is
@@ -103,6 +103,7 @@ func withAdjustable(stored, given Config) Config {
 	c.Agent = given.Agent
 	c.Train.Poll = given.Train.Poll
 	c.Train.MaxBacklogWindows = given.Train.MaxBacklogWindows
+	c.Train.Overlap = given.Train.Overlap
 	return c
 }
 

@@ -247,7 +247,8 @@ type trainer struct {
 	// evaluation's matches against fixed opponents, recorded in the run's
 	// agent.
 	evals       *evaluator
-	bgEval      *backgroundEval // the evaluation running in the background, if any
+	bgEval      *backgroundEval  // the evaluation running in the background, if any
+	overlap     *overlapSelfPlay // the self-play phase running beside training (train.overlap), if any
 	evaluations []neural.Evaluation
 
 	// remote is the run's store (Options.Store), nil for local self-play,
@@ -286,8 +287,10 @@ type trainer struct {
 	trainedBefore float64
 
 	// Scratch for training batches.
-	batch     data.Batch
-	mb        torch.Batch
+	// slots are the two training batches the sampler fills in turn;
+	// lastBatch is the one the last step trained on (for the probe).
+	slots     [2]*sampleSlot
+	lastBatch *data.Batch
 	probe     probe
 	lastSaved int64
 
@@ -304,6 +307,11 @@ type trainer struct {
 }
 
 func (t *trainer) close() {
+	if o := t.overlap; o != nil {
+		o.cancel()
+		<-o.done
+		t.overlap = nil
+	}
 	if bg := t.bgEval; bg != nil {
 		// An error return left an evaluation running: stop it before
 		// its network and the metrics file go.
@@ -486,11 +494,9 @@ func (t *trainer) prepare(ctx context.Context) error {
 	}
 
 	n, size, na := cfg.Train.BatchSize, t.shape.Size(), t.shape.Actions
-	t.batch = data.Batch{Obs: make([]float32, n*size), Policy: make([]float32, n*na), Value: make([]float32, n), Mask: make([]float32, n*na)}
-	if cfg.Buffer.ValueOnlyPositions {
-		t.batch.PolicyWeight = make([]float32, n)
+	for i := range t.slots {
+		t.slots[i] = newSampleSlot(n, size, na, cfg.Buffer.ValueOnlyPositions)
 	}
-	t.mb = torch.Batch{N: n, Obs: t.batch.Obs, Policy: t.batch.Policy, Value: t.batch.Value, Legal: make([]bool, n*na)}
 
 	if t.remote != nil {
 		t.log.Info("store", "url", t.remote.URL(), "backlog_shards", len(t.pending), "retry_limit", t.opts.StoreRetry)
@@ -552,12 +558,20 @@ func deriveSeed(seed uint64, purpose string, n uint64) uint64 {
 	return selfplay.GameSeed(h, int64(n))
 }
 
-// limited returns ctx bounded by the run's time limit, if any.
+// limited returns ctx cancelled at the run's time limit, if any. It is a
+// cancellation, not a deadline: a search whose deadline passes plays a
+// fallback move and goes on, so self-play under a deadline would go on
+// recording moves that nothing searched.
 func (t *trainer) limited(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(ctx)
 	if t.deadline.IsZero() {
-		return context.WithCancel(ctx)
+		return c, cancel
 	}
-	return context.WithDeadline(ctx, t.deadline)
+	stop := time.AfterFunc(time.Until(t.deadline), cancel)
+	return c, func() {
+		stop.Stop()
+		cancel()
+	}
 }
 
 // stopReason says why the run must stop now, or "" to go on.
@@ -593,19 +607,34 @@ func (t *trainer) loop(ctx context.Context) error {
 		if t.stopped = t.stopReason(ctx); t.stopped != "" {
 			break
 		}
-		if err := t.applyStage(); err != nil {
-			return err
+		if t.overlap == nil {
+			// (With train.overlap the stage is applied below, between
+			// two self-play phases.)
+			if err := t.applyStage(); err != nil {
+				return err
+			}
 		}
 		var sp selfplay.Stats
 		var is *ingestStats
-		if t.remote != nil {
+		switch {
+		case t.remote != nil:
 			st, err := t.ingestPhase(ctx)
 			if err != nil {
 				return err
 			}
 			sp, is = st.selfPlayStats(), &st
 			t.games += st.games
-		} else {
+		case t.cfg.Train.Overlap:
+			if t.overlap == nil {
+				if err := t.startSelfPlay(ctx); err != nil {
+					return err
+				}
+			}
+			var err error
+			if sp, err = t.finishSelfPlay(); err != nil {
+				return err
+			}
+		default:
 			var err error
 			if sp, err = t.selfPlayPhase(ctx); err != nil {
 				return err
@@ -617,6 +646,15 @@ func (t *trainer) loop(ctx context.Context) error {
 			}
 			break
 		}
+		if t.cfg.Train.Overlap && t.remote == nil {
+			// The next iteration's self-play, beside this training phase.
+			if err := t.applyStage(); err != nil {
+				return err
+			}
+			if err := t.startSelfPlay(ctx); err != nil {
+				return err
+			}
+		}
 		tp, err := t.trainPhase(ctx)
 		if err != nil {
 			return err
@@ -625,6 +663,14 @@ func (t *trainer) loop(ctx context.Context) error {
 			return err
 		}
 		if err := t.report(sp, tp, is); err != nil {
+			return err
+		}
+	}
+	if t.overlap != nil {
+		// The self-play phase beside the last training phase: its
+		// finished games are stored; the rest are dropped, as at any stop.
+		t.overlap.cancel()
+		if _, err := t.finishSelfPlay(); err != nil {
 			return err
 		}
 	}
@@ -685,6 +731,71 @@ func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
 	return st, nil
 }
 
+// overlapSelfPlay is a self-play phase running beside a training phase
+// (train.overlap).
+type overlapSelfPlay struct {
+	done   chan struct{} // closed when the fields below are set
+	cancel context.CancelFunc
+	st     selfplay.Stats
+	stored selfplay.Stored
+	recs   []*data.Record // the finished games, for the replay buffer
+	err    error
+}
+
+// startSelfPlay starts the next self-play phase in the background, with a
+// copy of the current network, so that training can change the network
+// meanwhile. Its games are stored as they finish, and enter the replay
+// buffer when finishSelfPlay collects them.
+func (t *trainer) startSelfPlay(ctx context.Context) error {
+	snap, err := t.net.Clone()
+	if err != nil {
+		return fmt.Errorf("train: self-play network: %w", err)
+	}
+	eval, closeEval, err := t.setup.Evaluator(snap)
+	if err != nil {
+		snap.Close()
+		return err
+	}
+	spCtx, cancel := t.limited(ctx)
+	o := &overlapSelfPlay{done: make(chan struct{}), cancel: cancel}
+	step, target := t.state.Step, t.cfg.Train.PositionsPerIteration
+	t.overlap = o
+	go func() {
+		defer close(o.done)
+		defer snap.Close()
+		defer closeEval()
+		o.st, o.stored, o.err = t.gen.RunStored(spCtx, eval, step, selfplay.Stop{Moves: target}, t.store, func(_ int64, rec *data.Record) error {
+			o.recs = append(o.recs, rec)
+			return nil
+		})
+	}()
+	return nil
+}
+
+// finishSelfPlay waits for the background self-play phase and takes in
+// its games, as selfPlayPhase does at the end of a phase in turn.
+func (t *trainer) finishSelfPlay() (selfplay.Stats, error) {
+	o := t.overlap
+	<-o.done
+	o.cancel()
+	t.overlap = nil
+	t.games += o.st.Games
+	for _, rec := range o.recs {
+		if err := t.buffer.Add(rec); err != nil {
+			return o.st, fmt.Errorf("train: game %d: %w", rec.Meta.Seed, err)
+		}
+	}
+	if o.err != nil {
+		return o.st, o.err
+	}
+	t.state.NextGame = t.gen.NextGame()
+	if !o.stored.Interrupted {
+		t.state.Iteration++
+		t.iterations++
+	}
+	return o.st, nil
+}
+
 // owedSteps is the number of training steps the positions generated so
 // far call for.
 func (t *trainer) owedSteps() int64 {
@@ -735,11 +846,13 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 	bar := t.phase(t.phaseLabel(fmt.Sprintf("train step %d", t.state.Step)), steps, "steps")
 	defer bar.Finish()
 	perStep := float64(t.cfg.Train.BatchSize) / t.cfg.Train.SamplesPerPosition
+	smp := startSampler(t.buffer, t.cfg.Train.BatchSize, steps, t.slots)
+	defer smp.close()
 	for i := int64(0); i < steps; i++ {
 		if t.stopReason(ctx) != "" {
 			break
 		}
-		l, err := t.step()
+		l, err := t.step(smp)
 		if err != nil {
 			return ts, err
 		}
@@ -783,8 +896,9 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 		}
 	}
 	ts.elapsed = time.Since(start)
+	smp.close() // before the probe reads the last batch's slot
 	if ts.steps > 0 {
-		ent, acc, err := t.probe.run(t.net, t.batch, t.cfg.Train.BatchSize, t.shape)
+		ent, acc, err := t.probe.run(t.net, *t.lastBatch, t.cfg.Train.BatchSize, t.shape)
 		if err != nil {
 			return ts, err
 		}
@@ -793,15 +907,15 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 	return ts, nil
 }
 
-// step samples a batch and takes one training step.
-func (t *trainer) step() (torch.Losses, error) {
-	if err := t.buffer.Sample(t.cfg.Train.BatchSize, &t.batch); err != nil {
-		return torch.Losses{}, fmt.Errorf("train: sample: %w", err)
+// step takes one training step on the sampler's next batch.
+func (t *trainer) step(smp *sampler) (torch.Losses, error) {
+	sl := smp.next()
+	if sl.err != nil {
+		return torch.Losses{}, sl.err
 	}
-	for i, m := range t.batch.Mask {
-		t.mb.Legal[i] = m != 0
-	}
-	l, err := t.tr.Step(t.mb)
+	l, err := t.tr.Step(sl.mb)
+	t.lastBatch = &sl.batch
+	smp.release(sl)
 	if err != nil {
 		return l, fmt.Errorf("train: step %d: %w", t.state.Step+1, err)
 	}

@@ -85,7 +85,10 @@ func (t *trainer) save() error {
 	bs := t.buffer.Stats()
 	t.state.Games = bs.TotalGames
 	t.state.TotalPositions = bs.TotalPositions
-	if t.gen != nil {
+	if t.gen != nil && t.overlap == nil {
+		// (A self-play phase running beside training owns the generator;
+		// its games are counted when it ends. A resumed run starts after
+		// the games on disk either way.)
 		t.state.NextGame = max(t.state.NextGame, t.gen.NextGame())
 	}
 	if t.remote != nil {

@@ -111,9 +111,14 @@ func Work(ctx context.Context, opts WorkerOptions) (sum WorkerSummary, err error
 		opts.Seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	if opts.MaxDuration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.MaxDuration)
-		defer cancel()
+		// A cancellation at the limit, not a deadline: a search whose
+		// deadline passes plays a fallback move and goes on, so the games
+		// would go on with moves nothing searched.
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		limit := time.AfterFunc(opts.MaxDuration, func() { cancel(errTimeLimit) })
+		defer limit.Stop()
 	}
 	w := &worker{opts: opts, name: fmt.Sprintf("%016x", opts.Seed),
 		log: slog.New(slog.NewTextHandler(opts.Stderr, nil))}
@@ -132,11 +137,14 @@ func Work(ctx context.Context, opts WorkerOptions) (sum WorkerSummary, err error
 	err = w.run(ctx)
 	sum.Games, sum.Shards, sum.Networks, sum.Positions, sum.Elapsed = w.games, w.shards, w.networks, w.positions, time.Since(start)
 	sum.Stopped = "stopped"
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if errors.Is(context.Cause(ctx), errTimeLimit) {
 		sum.Stopped = fmt.Sprintf("reached the time limit (%v)", opts.MaxDuration)
 	}
 	return sum, err
 }
+
+// errTimeLimit is the cause of a worker's context ended by -max-minutes.
+var errTimeLimit = errors.New("time limit reached")
 
 // worker is one invocation of Work.
 type worker struct {
