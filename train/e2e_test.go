@@ -533,23 +533,31 @@ func TestRunDevice(t *testing.T) {
 	}
 }
 
+// tinyConfigWith writes the tiny configuration with old replaced by new
+// into a temporary file and returns its path.
+func tinyConfigWith(t *testing.T, old, new string) string {
+	t.Helper()
+	raw, err := os.ReadFile(tinyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), old, new, 1)
+	if text == string(raw) {
+		t.Fatalf("%s has no %q to replace", tinyConfig, old)
+	}
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestBackgroundEvaluation: with eval.background the evaluation matches run
 // while training goes on; every evaluation step is still evaluated, in
 // order, each on the network of its own step, and the last one (at the
 // final step) finishes before the run's last save.
 func TestBackgroundEvaluation(t *testing.T) {
-	raw, err := os.ReadFile(tinyConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(raw), "  parallel_games: 8\nstages:", "  parallel_games: 8\n  background: true\nstages:", 1)
-	if text == string(raw) {
-		t.Fatal("could not add eval.background to the tiny configuration")
-	}
-	cfgPath := filepath.Join(t.TempDir(), "background.yaml")
-	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfgPath := tinyConfigWith(t, "  parallel_games: 8\nstages:", "  parallel_games: 8\n  background: true\nstages:")
 	dir := filepath.Join(t.TempDir(), "run")
 	var stderr strings.Builder
 	if _, err := Run(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, MaxSteps: 80, Stderr: &stderr}); err != nil {
@@ -581,18 +589,7 @@ func TestBackgroundEvaluation(t *testing.T) {
 // it is configured for, stores every finished game once, stops cleanly
 // and resumes.
 func TestOverlapRun(t *testing.T) {
-	raw, err := os.ReadFile(tinyConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(raw), "  min_buffer_positions: 100\n", "  min_buffer_positions: 100\n  overlap: true\n", 1)
-	if text == string(raw) {
-		t.Fatal("could not add train.overlap to the tiny configuration")
-	}
-	cfgPath := filepath.Join(t.TempDir(), "overlap.yaml")
-	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfgPath := tinyConfigWith(t, "  min_buffer_positions: 100\n", "  min_buffer_positions: 100\n  overlap: true\n")
 	dir := filepath.Join(t.TempDir(), "run")
 	game := tinyGame(t)
 	sum, err := Run(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, MaxSteps: 60})
@@ -641,15 +638,7 @@ func TestOverlapRun(t *testing.T) {
 // looked at (what a search does when its deadline passes). The phase is
 // long enough for the limit to fall inside it.
 func TestTimedStopPlaysNoFallback(t *testing.T) {
-	raw, err := os.ReadFile(tinyConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(raw), "positions_per_iteration: 160", "positions_per_iteration: 1000000", 1)
-	cfgPath := filepath.Join(t.TempDir(), "long-phase.yaml")
-	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfgPath := tinyConfigWith(t, "positions_per_iteration: 160", "positions_per_iteration: 1000000")
 	dir := filepath.Join(t.TempDir(), "run")
 	start := time.Now()
 	sum, err := Run(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, MaxDuration: time.Second})
