@@ -117,12 +117,8 @@ func Bench(ctx context.Context, cfg Config, d time.Duration, parts BenchParts) (
 		if err != nil {
 			return selfplay.Stats{}, err
 		}
-		// Cancelled, not a deadline: a search whose deadline passes plays
-		// a fallback move and goes on.
-		runCtx, cancel := context.WithCancel(ctx)
+		runCtx, cancel := cancelAt(ctx, time.Now().Add(d))
 		defer cancel()
-		end := time.AfterFunc(d, cancel)
-		defer end.Stop()
 		st, err := gen.Run(runCtx, eval, 0, selfplay.Stop{Moves: math.MaxInt64}, func(_ int64, r *data.Record) error {
 			if keep {
 				return buf.Add(r)

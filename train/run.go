@@ -558,19 +558,28 @@ func deriveSeed(seed uint64, purpose string, n uint64) uint64 {
 	return selfplay.GameSeed(h, int64(n))
 }
 
-// limited returns ctx cancelled at the run's time limit, if any. It is a
-// cancellation, not a deadline: a search whose deadline passes plays a
-// fallback move and goes on, so self-play under a deadline would go on
-// recording moves that nothing searched.
+// limited returns ctx cancelled at the run's time limit, if any
+// (cancelAt).
 func (t *trainer) limited(ctx context.Context) (context.Context, context.CancelFunc) {
-	c, cancel := context.WithCancel(ctx)
 	if t.deadline.IsZero() {
-		return c, cancel
+		return context.WithCancel(ctx)
 	}
-	stop := time.AfterFunc(time.Until(t.deadline), cancel)
+	return cancelAt(ctx, t.deadline)
+}
+
+// errTimeLimit is the cause of a context cancelAt ended.
+var errTimeLimit = errors.New("time limit reached")
+
+// cancelAt returns ctx cancelled at when, with errTimeLimit as its cause.
+// Time limits are cancellations, not deadlines: a search whose deadline
+// passes plays a fallback move and goes on, so self-play under a deadline
+// would go on recording moves that nothing searched.
+func cancelAt(ctx context.Context, when time.Time) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancelCause(ctx)
+	limit := time.AfterFunc(time.Until(when), func() { cancel(errTimeLimit) })
 	return c, func() {
-		stop.Stop()
-		cancel()
+		limit.Stop()
+		cancel(nil)
 	}
 }
 

@@ -111,14 +111,9 @@ func Work(ctx context.Context, opts WorkerOptions) (sum WorkerSummary, err error
 		opts.Seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	if opts.MaxDuration > 0 {
-		// A cancellation at the limit, not a deadline: a search whose
-		// deadline passes plays a fallback move and goes on, so the games
-		// would go on with moves nothing searched.
-		var cancel context.CancelCauseFunc
-		ctx, cancel = context.WithCancelCause(ctx)
-		defer cancel(nil)
-		limit := time.AfterFunc(opts.MaxDuration, func() { cancel(errTimeLimit) })
-		defer limit.Stop()
+		var cancel context.CancelFunc
+		ctx, cancel = cancelAt(ctx, time.Now().Add(opts.MaxDuration))
+		defer cancel()
 	}
 	w := &worker{opts: opts, name: fmt.Sprintf("%016x", opts.Seed),
 		log: slog.New(slog.NewTextHandler(opts.Stderr, nil))}
@@ -142,9 +137,6 @@ func Work(ctx context.Context, opts WorkerOptions) (sum WorkerSummary, err error
 	}
 	return sum, err
 }
-
-// errTimeLimit is the cause of a worker's context ended by -max-minutes.
-var errTimeLimit = errors.New("time limit reached")
 
 // worker is one invocation of Work.
 type worker struct {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/gonet"
 )
 
@@ -127,7 +128,7 @@ func TestCUDAForwardMatchesCPU(t *testing.T) {
 		l0, v0 := forward(t, cpu, obs, count)
 		l1, v1 := forward(t, gpu, obs, count)
 		dl, dv := maxDiff(l0, l1), maxDiff(v0, v1)
-		dp := maxDiff(softmaxRows(l0, shape.Actions), softmaxRows(l1, shape.Actions))
+		dp := maxDiff(softmaxRows(t, l0, shape.Actions), softmaxRows(t, l1, shape.Actions))
 		t.Logf("batch %d: max difference %.3g in logits, %.3g in probabilities, %.3g in values", count, dl, dp, dv)
 		if dl >= 5e-2 || dp >= 5e-3 || dv >= 5e-3 || math.IsNaN(dl+dp+dv) {
 			t.Errorf("batch %d: CPU and CUDA differ by %g in logits, %g in probabilities, %g in values", count, dl, dp, dv)
@@ -135,22 +136,17 @@ func TestCUDAForwardMatchesCPU(t *testing.T) {
 	}
 }
 
-// softmaxRows returns the softmax of each row of n logits.
-func softmaxRows(logits []float32, n int) []float32 {
+// softmaxRows returns the softmax of each row of n logits (the search's
+// own softmax over every action).
+func softmaxRows(t *testing.T, logits []float32, n int) []float32 {
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
 	out := make([]float32, len(logits))
 	for r := 0; r+n <= len(logits); r += n {
-		m := math.Inf(-1)
-		for _, l := range logits[r : r+n] {
-			m = math.Max(m, float64(l))
-		}
-		sum := 0.0
-		for i, l := range logits[r : r+n] {
-			e := math.Exp(float64(l) - m)
-			out[r+i] = float32(e)
-			sum += e
-		}
-		for i := range out[r : r+n] {
-			out[r+i] /= float32(sum)
+		if err := mcts.MaskedSoftmax(logits[r:r+n], all, out[r:r+n]); err != nil {
+			t.Fatal(err)
 		}
 	}
 	return out

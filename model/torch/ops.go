@@ -117,28 +117,9 @@ func firstLineOf(s string) string {
 	return s
 }
 
-// fromFloat32 copies data into a new float32 tensor of the given shape.
+// fromFloat32 copies data into a new float32 tensor of the given shape on
+// the engine's device, after checking that it fills the shape.
 func (e *engine) fromFloat32(data []float32, dims []int64) handle {
-	var p unsafe.Pointer
-	if len(data) > 0 {
-		p = unsafe.Pointer(&data[0])
-	}
-	return e.fromData(p, len(data), dims, 4, kindFloat32)
-}
-
-// fromBool copies data into a new bool tensor of the given shape.
-func (e *engine) fromBool(data []bool, dims []int64) handle {
-	var p unsafe.Pointer
-	if len(data) > 0 {
-		p = unsafe.Pointer(&data[0])
-	}
-	return e.fromData(p, len(data), dims, 1, kindBool)
-}
-
-// fromData copies length elements of elemSize bytes at p into a new tensor
-// of the given shape and kind on the engine's device, after checking that
-// they fill the shape.
-func (e *engine) fromData(p unsafe.Pointer, length int, dims []int64, elemSize uint, kind int) handle {
 	if e.err != nil {
 		return nil
 	}
@@ -146,11 +127,11 @@ func (e *engine) fromData(p unsafe.Pointer, length int, dims []int64, elemSize u
 	for _, d := range dims {
 		n *= d
 	}
-	if int64(length) < n || n == 0 {
-		e.err = fmt.Errorf("tensor data: %d values for shape %v", length, dims)
+	if int64(len(data)) < n || n == 0 {
+		e.err = fmt.Errorf("tensor data: %d values for shape %v", len(data), dims)
 		return nil
 	}
-	h := lib.AtTensorOfData(p, dims, uint(len(dims)), elemSize, kind)
+	h := lib.AtTensorOfData(unsafe.Pointer(&data[0]), dims, uint(len(dims)), 4, kindFloat32)
 	if !e.check("tensor_of_data") {
 		return nil
 	}
