@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
@@ -119,7 +118,7 @@ func (t *trainer) refreshAgent(step int64) error {
 		Config:       t.configPath,
 		Seed:         t.cfg.Seed,
 		Steps:        step,
-		TrainSeconds: t.trainedBefore + time.Since(t.start).Seconds(),
+		TrainSeconds: t.trainSeconds(),
 		Games:        bs.TotalGames,
 		Positions:    bs.TotalPositions,
 		Machine:      Machine() + ", device " + t.device,

@@ -296,7 +296,7 @@ func opponentFactory(game env.Game, s string) (agent.Factory, error) {
 // evaluate runs the evaluation stage on the current network and waits for
 // it.
 func (t *trainer) evaluate(ctx context.Context) error {
-	job, err := t.evals.prepare(t.eff, t.state.Step, t.net, t.trainedBefore+time.Since(t.start).Seconds(), false)
+	job, err := t.evals.prepare(t.eff, t.state.Step, t.net, t.trainSeconds(), false)
 	if err != nil {
 		return err
 	}
@@ -327,7 +327,7 @@ func (t *trainer) startEval(ctx context.Context) error {
 	if err := t.collectEval(true); err != nil {
 		return err
 	}
-	job, err := t.evals.prepare(t.eff, t.state.Step, t.net, t.trainedBefore+time.Since(t.start).Seconds(), true)
+	job, err := t.evals.prepare(t.eff, t.state.Step, t.net, t.trainSeconds(), true)
 	if err != nil {
 		return err
 	}

@@ -141,7 +141,7 @@ func (it iteration) samplesPerPositionSoFar() float64 {
 // self-play).
 func (t *trainer) report(sp selfplay.Stats, tp trainStats, is *ingestStats) error {
 	it := iteration{
-		iteration: t.state.Iteration, step: t.state.Step, elapsed: t.trainedBefore + time.Since(t.start).Seconds(),
+		iteration: t.state.Iteration, step: t.state.Step, elapsed: t.trainSeconds(),
 		stage: t.stage, sparring: t.eff.SelfPlay.SparringAgent,
 		batchSize: t.cfg.Train.BatchSize, samplesPerPosition: t.cfg.Train.SamplesPerPosition, owedSteps: t.owedSteps(),
 		buffer: t.buffer.Stats(), selfPlay: sp, train: tp, ingest: is,

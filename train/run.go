@@ -583,6 +583,12 @@ func cancelAt(ctx context.Context, when time.Time) (context.Context, context.Can
 	}
 }
 
+// trainSeconds is the run's training time so far, over all its
+// invocations.
+func (t *trainer) trainSeconds() float64 {
+	return t.trainedBefore + time.Since(t.start).Seconds()
+}
+
 // stopReason says why the run must stop now, or "" to go on.
 func (t *trainer) stopReason(ctx context.Context) string {
 	switch {
@@ -747,8 +753,14 @@ type overlapSelfPlay struct {
 	cancel context.CancelFunc
 	st     selfplay.Stats
 	stored selfplay.Stored
-	recs   []*data.Record // the finished games, for the replay buffer
+	games  []storedGame // the finished games, for the replay buffer
 	err    error
+}
+
+// storedGame is a finished game with its global index.
+type storedGame struct {
+	index int64
+	rec   *data.Record
 }
 
 // startSelfPlay starts the next self-play phase in the background, with a
@@ -773,8 +785,8 @@ func (t *trainer) startSelfPlay(ctx context.Context) error {
 		defer close(o.done)
 		defer snap.Close()
 		defer closeEval()
-		o.st, o.stored, o.err = t.gen.RunStored(spCtx, eval, step, selfplay.Stop{Moves: target}, t.store, func(_ int64, rec *data.Record) error {
-			o.recs = append(o.recs, rec)
+		o.st, o.stored, o.err = t.gen.RunStored(spCtx, eval, step, selfplay.Stop{Moves: target}, t.store, func(index int64, rec *data.Record) error {
+			o.games = append(o.games, storedGame{index, rec})
 			return nil
 		})
 	}()
@@ -789,9 +801,9 @@ func (t *trainer) finishSelfPlay() (selfplay.Stats, error) {
 	o.cancel()
 	t.overlap = nil
 	t.games += o.st.Games
-	for _, rec := range o.recs {
-		if err := t.buffer.Add(rec); err != nil {
-			return o.st, fmt.Errorf("train: game %d: %w", rec.Meta.Seed, err)
+	for _, g := range o.games {
+		if err := t.buffer.Add(g.rec); err != nil {
+			return o.st, fmt.Errorf("train: game %d: %w", g.index, err)
 		}
 	}
 	if o.err != nil {
@@ -879,16 +891,17 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 			}
 			ts.checkpoints++
 		}
-		if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 && t.eff.Eval.Background {
+		if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 {
 			evalStart := time.Now()
-			err := t.startEval(ctx)
-			ts.evalTime += time.Since(evalStart) // waiting for the previous one
-			if err != nil {
-				return ts, err
+			if t.eff.Eval.Background {
+				err := t.startEval(ctx)
+				ts.evalTime += time.Since(evalStart) // waiting for the previous one
+				if err != nil {
+					return ts, err
+				}
+				ts.evaluation++
+				continue
 			}
-			ts.evaluation++
-		} else if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 {
-			evalStart := time.Now()
 			ectx, cancel := t.limited(ctx)
 			err := t.evaluate(ectx)
 			cancel()

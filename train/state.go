@@ -94,7 +94,7 @@ func (t *trainer) save() error {
 	if t.remote != nil {
 		t.state.StoreCursor = t.cursor
 	}
-	t.state.TrainSeconds = t.trainedBefore + time.Since(t.start).Seconds()
+	t.state.TrainSeconds = t.trainSeconds()
 	t.state.Time = time.Now().UTC()
 	if err := writeState(t.ckpts.StatePath(step), t.state); err != nil {
 		return err
