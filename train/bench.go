@@ -48,8 +48,10 @@ type BenchParts struct {
 	Forward, Batched, Unbatched, Train bool
 }
 
-// AllBenchParts runs every part of Bench.
-var AllBenchParts = BenchParts{Forward: true, Batched: true, Unbatched: true, Train: true}
+// AllBenchParts returns the parts that run every part of Bench.
+func AllBenchParts() BenchParts {
+	return BenchParts{Forward: true, Batched: true, Unbatched: true, Train: true}
+}
 
 // ParseBenchParts reads a comma-separated list of parts: forward, batched,
 // unbatched, train, or all.
@@ -58,7 +60,7 @@ func ParseBenchParts(list string) (BenchParts, error) {
 	for _, name := range strings.Split(list, ",") {
 		switch strings.TrimSpace(name) {
 		case "all":
-			p = AllBenchParts
+			p = AllBenchParts()
 		case "forward":
 			p.Forward = true
 		case "batched":

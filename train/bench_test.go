@@ -158,7 +158,7 @@ func TestParseBenchParts(t *testing.T) {
 		want BenchParts
 		err  string
 	}{
-		{"all", AllBenchParts, ""},
+		{"all", AllBenchParts(), ""},
 		{"batched", BenchParts{Batched: true}, ""},
 		{"forward, train", BenchParts{Forward: true, Train: true}, ""},
 		{"batched,selfplay", BenchParts{}, `unknown part "selfplay"`},
