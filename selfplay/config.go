@@ -62,6 +62,14 @@ type Config struct {
 	// SparringAgent, chosen from each game's seed, with the network's
 	// colour also from the seed. Default 0.
 	SparringFraction float64 `yaml:"sparring_fraction"`
+	// TableEnds ends a game as soon as it reaches a position of its game's
+	// table (env.TablebaseGame: Watch Your Back! without a turn limit,
+	// after the second shrink), with the table's value as its result, a
+	// draw included; the searches also score table positions exactly.
+	// The value targets of the moves before are then the outcome of the
+	// game under the referee's rules rather than of a turn limit's piece
+	// count. An error when the game has no table. Default false.
+	TableEnds bool `yaml:"table_ends"`
 }
 
 // DefaultConfig returns the default self-play configuration.

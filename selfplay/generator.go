@@ -78,6 +78,8 @@ type Generator struct {
 	opts     Options
 	maxMoves int
 	fwd      *forwarder
+	// table ends games (Config.TableEnds); nil when it does not.
+	table env.Tablebase
 
 	next    int64
 	paused  []*gameSlot
@@ -126,14 +128,33 @@ func NewGenerator(game env.Game, cfg Config, opts Options) (*Generator, error) {
 	if maxMoves == 0 {
 		maxMoves = game.MaxGameLength()
 	}
+	var table env.Tablebase
+	if cfg.TableEnds {
+		var err error
+		if table, err = EndTable(game); err != nil {
+			return nil, err
+		}
+	}
 	return &Generator{
 		game:     game,
 		cfg:      cfg,
 		opts:     opts,
 		maxMoves: maxMoves,
 		fwd:      &forwarder{},
+		table:    table,
 		next:     opts.FirstGame,
 	}, nil
+}
+
+// EndTable returns the table that ends game's games (Config.TableEnds), or
+// an error when game, with its options, has none.
+func EndTable(game env.Game) (env.Tablebase, error) {
+	if tg, ok := game.(env.TablebaseGame); ok {
+		if tb := tg.Tablebase(); tb != nil {
+			return tb, nil
+		}
+	}
+	return nil, fmt.Errorf("selfplay: table_ends: %s has no table with these options (Watch Your Back! has one without a turn limit)", game.Name())
 }
 
 // SetSparring changes the sparring partner (agent, its share fraction of
@@ -277,6 +298,9 @@ func (r *run) take() *gameSlot {
 		r.fail(err)
 		return nil
 	}
+	if g.table != nil {
+		search.SetTablebase(g.table)
+	}
 	gs := &gameSlot{
 		index:  idx,
 		seed:   seed,
@@ -414,17 +438,45 @@ func (gs *gameSlot) play(a int, mv data.Move) error {
 	return nil
 }
 
-// over reports whether the game has ended or reached the move limit.
+// over reports whether the game has ended, reached the table (when it
+// ends games) or reached the move limit.
 func (r *run) over(gs *gameSlot) bool {
-	return gs.state.IsTerminal() || (r.g.maxMoves > 0 && len(gs.rec.Actions) >= r.g.maxMoves)
+	if gs.state.IsTerminal() {
+		return true
+	}
+	if _, ok := r.g.tableResult(gs.state); ok {
+		return true
+	}
+	return r.g.maxMoves > 0 && len(gs.rec.Actions) >= r.g.maxMoves
+}
+
+// tableResult returns the returns of both players at s by the table, when
+// the generator ends games there and s is in it.
+func (g *Generator) tableResult(s env.State) ([2]float32, bool) {
+	if g.table == nil {
+		return [2]float32{}, false
+	}
+	v, _, ok := g.table.Probe(s)
+	if !ok {
+		return [2]float32{}, false
+	}
+	var ret [2]float32
+	p := s.CurrentPlayer()
+	ret[p], ret[1-p] = v, -v
+	return ret, true
 }
 
 // finish hands a finished game to the sink and counts it.
 func (r *run) finish(gs *gameSlot, networkStep int64) {
 	rec := &gs.rec
-	truncated := !gs.state.IsTerminal()
-	if !truncated {
+	end := endRules
+	switch ret, inTable := r.g.tableResult(gs.state); {
+	case gs.state.IsTerminal():
 		rec.Returns = gs.state.Returns()
+	case inTable:
+		rec.Returns, end = ret, endTable
+	default:
+		end = endTruncated
 	}
 	rec.Meta = data.Meta{
 		NetworkStep: networkStep,
@@ -450,7 +502,7 @@ func (r *run) finish(gs *gameSlot, networkStep int64) {
 	if gs.partner != nil {
 		partner = gs.partnerPlayer
 	}
-	r.stats.add(rec, truncated, partner)
+	r.stats.add(rec, end, partner)
 	if r.stop.Positions > 0 && r.stats.Positions >= r.stop.Positions {
 		r.stopping.Store(true)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/tictactoe"
+	"github.com/zerokit/zerokit/env/wyb"
 	"github.com/zerokit/zerokit/mcts"
 )
 
@@ -608,5 +609,63 @@ func TestSparringGames(t *testing.T) {
 	cfg.SparringFraction = 0.5
 	if _, err := NewGenerator(game, cfg, Options{Search: testSearch(mcts.ModePUCT)}); err == nil || !strings.Contains(err.Error(), "sparring") {
 		t.Errorf("a sparring fraction without Options.Sparring: error %v", err)
+	}
+}
+
+// TestTableEnds: with Config.TableEnds, a Watch Your Back! game without a
+// turn limit ends at its first position in the table, with the table's
+// value as its result, and its record replays.
+func TestTableEnds(t *testing.T) {
+	game := wyb.New(wyb.Options{})
+	tb := game.Tablebase()
+	search := testSearch(mcts.ModeGumbel)
+	search.Simulations = 4
+	opts := Options{Search: search, Seed: 5, Now: fixedNow}
+	var c collect
+	const games = 40
+	st, err := Generate(context.Background(), Config{ParallelGames: 3, TableEnds: true}, opts, game, mcts.UniformEvaluator{}, 0, games, c.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.TableEnds == 0 || st.Truncated != 0 {
+		t.Fatalf("%d games ended by the table, %d truncated, of %d: want some by the table and none truncated", st.TableEnds, st.Truncated, games)
+	}
+	byTable := 0
+	for _, rec := range c.recs {
+		s := game.NewInitialState()
+		for i, a := range rec.Actions {
+			if _, _, ok := tb.Probe(s); ok {
+				t.Fatalf("game seed %d: move %d is played from a position in the table", rec.Meta.Seed, i)
+			}
+			if err := s.ApplyAction(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := data.Replay(game, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if s.IsTerminal() {
+			continue
+		}
+		v, _, ok := tb.Probe(s)
+		if !ok {
+			t.Fatalf("game seed %d ended after %d actions in neither a final position nor the table", rec.Meta.Seed, len(rec.Actions))
+		}
+		byTable++
+		p := s.CurrentPlayer()
+		if rec.Returns[p] != v || rec.Returns[1-p] != -v {
+			t.Errorf("game seed %d: returns %v, the table gives %v to player %d", rec.Meta.Seed, rec.Returns, v, p)
+		}
+	}
+	if byTable != st.TableEnds {
+		t.Errorf("%d records end in the table, stats count %d", byTable, st.TableEnds)
+	}
+
+	limited := wyb.New(wyb.Options{TurnLimit: 256})
+	if _, err := NewGenerator(limited, Config{ParallelGames: 1, TableEnds: true}, opts); err == nil || !strings.Contains(err.Error(), "table") {
+		t.Errorf("table_ends with a turn limit: error %v, want one naming the table", err)
+	}
+	if _, err := NewGenerator(tictactoe.New(), Config{ParallelGames: 1, TableEnds: true}, opts); err == nil {
+		t.Error("table_ends for a game without a table: no error")
 	}
 }

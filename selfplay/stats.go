@@ -20,6 +20,9 @@ type Stats struct {
 	// rather than the rules). Sparring games count in Sparring instead.
 	Wins             [2]int
 	Draws, Truncated int
+	// TableEnds counts the games ended by the table (Config.TableEnds),
+	// with its value as their result.
+	TableEnds int
 	// Sparring counts the games against the sparring partner, from the
 	// network's side.
 	Sparring SparringStats
@@ -52,13 +55,25 @@ func (s SparringStats) Score() float64 {
 	return (float64(s.Wins) + float64(s.Draws)/2) / float64(s.Games)
 }
 
+// gameEnd says what ended a game.
+type gameEnd int
+
+const (
+	endRules     gameEnd = iota // the game's rules
+	endTable                    // the table (Config.TableEnds)
+	endTruncated                // the move limit
+)
+
 // add counts a finished game; partner is the sparring partner's player, or
 // -1 in self-play.
-func (s *Stats) add(rec *data.Record, truncated bool, partner int) {
+func (s *Stats) add(rec *data.Record, end gameEnd, partner int) {
 	s.Games++
 	s.Positions += int64(len(rec.Actions))
 	s.FullPositions += int64(rec.FullMoves())
-	if truncated {
+	switch end {
+	case endTable:
+		s.TableEnds++
+	case endTruncated:
 		s.Truncated++
 	}
 	if partner >= 0 {
@@ -93,6 +108,7 @@ func (s *Stats) Merge(o Stats) {
 	s.Wins[1] += o.Wins[1]
 	s.Draws += o.Draws
 	s.Truncated += o.Truncated
+	s.TableEnds += o.TableEnds
 	s.Searches += o.Searches
 	s.Simulations += o.Simulations
 	s.PartnerMoves += o.PartnerMoves

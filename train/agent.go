@@ -123,6 +123,7 @@ func (t *trainer) refreshAgent(step int64) error {
 		Positions:    bs.TotalPositions,
 		Machine:      Machine() + ", device " + t.device,
 		Averaging:    averaging,
+		Init:         t.state.Init,
 		Evaluations:  t.evaluations,
 	}
 	var serveArgs []string

@@ -181,6 +181,11 @@ type EvalConfig struct {
 	// games (played from both sides), so deterministic players meet varied
 	// positions. Default 2.
 	OpeningMoves int `yaml:"opening_moves"`
+	// MaxMoves ends an evaluation game as a draw after this many actions;
+	// 0 uses the game's bound (env.Game.MaxGameLength). A game without a
+	// bound (Watch Your Back! without a turn limit, where a drawn endgame
+	// goes on until a clock runs out) needs one. Default 0.
+	MaxMoves int `yaml:"max_moves"`
 	// ParallelGames is the number of evaluation games played at once,
 	// sharing network batches. Default 16.
 	ParallelGames int `yaml:"parallel_games"`
@@ -370,6 +375,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("eval.simulations = %d: want at least 1", e.Simulations)
 	case e.OpeningMoves < 0:
 		return fmt.Errorf("eval.opening_moves = %d: want a value >= 0", e.OpeningMoves)
+	case e.MaxMoves < 0:
+		return fmt.Errorf("eval.max_moves = %d: want a value >= 0 (0: the game's bound)", e.MaxMoves)
 	case e.ParallelGames < 1 || e.ParallelGames > 1024:
 		return fmt.Errorf("eval.parallel_games = %d: want a value in [1, 1024]", e.ParallelGames)
 	case e.LeavesInFlight < 0:
@@ -384,6 +391,14 @@ func (c Config) Validate() error {
 	}
 	if err := c.validateRecipe(); err != nil {
 		return err
+	}
+	if c.Eval.Every > 0 && c.Eval.MaxMoves == 0 && game.MaxGameLength() == 0 {
+		return fmt.Errorf("eval.max_moves = 0 for %s, whose games have no bound (a drawn endgame never ends): set eval.max_moves", game.Name())
+	}
+	if c.SelfPlay.TableEnds {
+		if _, err := selfplay.EndTable(game); err != nil {
+			return err
+		}
 	}
 	if err := c.validateAgents(game, "eval.opponents", "selfplay."); err != nil {
 		return err

@@ -662,3 +662,101 @@ func TestTimedStopPlaysNoFallback(t *testing.T) {
 		t.Fatal("no iteration line")
 	}
 }
+
+// TestInitRun: a new run started with Options.Init takes the weights of an
+// agent directory or a checkpoint file, records them with their SHA-256 in
+// its state and its agent's provenance, and refuses to resume with -init or
+// to start from weights of another architecture.
+func TestInitRun(t *testing.T) {
+	game := tinyGame(t)
+	first := filepath.Join(t.TempDir(), "first")
+	if _, err := Run(context.Background(), Options{Dir: first, ConfigPath: tinyConfig, MaxSteps: 20}); err != nil {
+		t.Fatal(err)
+	}
+	agentDir := filepath.Join(first, rundir.RunAgent)
+	m, err := neural.ReadManifest(agentDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := filepath.Join(agentDir, m.Weights)
+	sum, err := neural.FileSHA256(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cfg, err := LoadConfig(tinyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := NewSetup(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := setup.Load(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ck.Net.Close()
+	fresh, err := setup.NewNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	obsSize, n := game.ObservationShape().Size(), game.NumActions()
+	obs := make([]float32, obsSize)
+	s := game.NewInitialState()
+	s.Observation(obs)
+	outputs := func(net *torch.Net) []float32 {
+		logits, values := make([]float32, n), make([]float32, 1)
+		if err := net.Forward(obs, 1, logits, values); err != nil {
+			t.Fatal(err)
+		}
+		return append(logits, values...)
+	}
+	want := outputs(ck.Net)
+	if slices.Equal(want, outputs(fresh)) {
+		t.Fatal("the trained agent computes what a new network does: the test cannot tell them apart")
+	}
+	for _, from := range []string{agentDir, weights} {
+		net, desc, err := setup.InitNet(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := outputs(net); !slices.Equal(got, want) {
+			t.Errorf("InitNet(%s) computes %v, the agent's weights %v", from, got, want)
+		}
+		net.Close()
+		if desc != weights+" (sha256 "+sum+")" {
+			t.Errorf("InitNet(%s) describes the weights as %q", from, desc)
+		}
+	}
+
+	second := filepath.Join(t.TempDir(), "second")
+	if _, err := Run(context.Background(), Options{Dir: second, ConfigPath: tinyConfig, MaxSteps: 20, Init: agentDir}); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := neural.ReadManifest(filepath.Join(second, rundir.RunAgent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.Provenance == nil || !strings.Contains(m2.Provenance.Init, sum) {
+		t.Errorf("the fine-tuned agent's provenance %+v does not name the weights %s", m2.Provenance, sum)
+	}
+	_, err = Run(context.Background(), Options{Dir: second, MaxSteps: 40, Init: agentDir})
+	if err == nil || !strings.Contains(err.Error(), "-init starts a new run only") {
+		t.Errorf("resuming with -init: error %v", err)
+	}
+	if _, err := Run(context.Background(), Options{Dir: second, MaxSteps: 40}); err != nil {
+		t.Errorf("resuming without -init: %v", err)
+	}
+
+	wider := tinyConfigWith(t, "  channels: 16\n", "  channels: 12\n")
+	_, err = Run(context.Background(), Options{Dir: filepath.Join(t.TempDir(), "third"), ConfigPath: wider, MaxSteps: 20, Init: agentDir})
+	if err == nil || !strings.Contains(err.Error(), "init") {
+		t.Errorf("-init with weights of another architecture: error %v", err)
+	}
+	_, err = Run(context.Background(), Options{Dir: filepath.Join(t.TempDir(), "fourth"), ConfigPath: tinyConfig, MaxSteps: 20, Init: filepath.Join(first, "missing")})
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("-init of a missing path: error %v", err)
+	}
+}

@@ -281,6 +281,7 @@ func evalMatch(ctx context.Context, game env.Game, cfg EvalConfig, seed uint64, 
 		Workers:      cfg.ParallelGames,
 		Seed:         seed,
 		OpeningMoves: cfg.OpeningMoves,
+		MaxMoves:     cfg.MaxMoves,
 	}, player, opp)
 }
 

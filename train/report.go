@@ -60,6 +60,7 @@ func (it iteration) report() (line map[string]any, msg string) {
 		"p1_wins":         p1,
 		"draws":           dr,
 		"truncated":       sp.Truncated,
+		"table_ends":      sp.TableEnds,
 		"mean_batch":      sp.Eval.MeanBatch(),
 		"forward_share":   sp.ForwardShare(),
 		"cache_hit_rate":  sp.Eval.CacheHitRate(),

@@ -64,6 +64,12 @@ type Options struct {
 	// neural.Provenance): the command line, and the source revision when
 	// the program's build did not record one (buildinfo.Revision).
 	Command, Commit string
+	// Init starts a new run from trained weights instead of random ones: a
+	// checkpoint file or an agent directory (its weights file), of the
+	// configuration's game and architecture. Only the weights are taken
+	// (a new optimizer, step 0); the run's state and its agent's
+	// provenance record them. It is an error for a run that resumes.
+	Init string
 }
 
 // Summary describes what a Run did.
@@ -361,6 +367,9 @@ func (t *trainer) prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if ok && t.opts.Init != "" {
+		return fmt.Errorf("train: -init %s: the run already has checkpoints (step %d) and resumes from them; -init starts a new run only", t.opts.Init, latest.Step)
+	}
 	if ok {
 		ck, err := setup.Load(t.ckpts.Path(latest.Step))
 		if err != nil {
@@ -385,13 +394,19 @@ func (t *trainer) prepare(ctx context.Context) error {
 		}
 		t.resumed = true
 	} else {
-		if t.net, err = setup.NewNet(); err != nil {
+		t.state = State{Seed: cfg.Seed}
+		if t.opts.Init != "" {
+			if t.net, t.state.Init, err = setup.InitNet(t.opts.Init); err != nil {
+				return err
+			}
+			t.log.Info("init", "weights", t.state.Init)
+			fmt.Fprintf(t.stderr, "train: a new run from the weights %s\n", t.state.Init)
+		} else if t.net, err = setup.NewNet(); err != nil {
 			return err
 		}
 		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
 			return fmt.Errorf("train: %w", err)
 		}
-		t.state = State{Seed: cfg.Seed}
 	}
 	t.device = torch.DeviceName(t.net.Device())
 	if err := recordDevice(t.opts.Dir, cfg.Device, t.device); err != nil {

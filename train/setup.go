@@ -3,6 +3,8 @@ package train
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/env"
@@ -55,6 +57,44 @@ func (s *Setup) NewNet() (*torch.Net, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return net, nil
+}
+
+// InitNet loads the weights a new run starts from (Options.Init): path is a
+// checkpoint file or an agent directory, whose manifest names its weights
+// file. It returns the network and a description of the weights: their
+// path and SHA-256.
+func (s *Setup) InitNet(path string) (*torch.Net, string, error) {
+	file := path
+	if fi, err := os.Stat(path); err != nil {
+		return nil, "", fmt.Errorf("train: init: %w", err)
+	} else if fi.IsDir() {
+		m, err := neural.ReadManifest(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("train: init: %w", err)
+		}
+		file = filepath.Join(path, m.Weights)
+	}
+	sum, err := neural.FileSHA256(file)
+	if err != nil {
+		return nil, "", fmt.Errorf("train: init: %w", err)
+	}
+	f, size, err := ckpt.Open(file)
+	if err != nil {
+		return nil, "", fmt.Errorf("train: init: %w", err)
+	}
+	defer f.Close()
+	// The game's name may differ by its rules (wyb, trained with a turn
+	// limit, fine-tuned as wyb-nolimit): neural.CheckGame judges it.
+	mcfg := s.Config.NetConfig()
+	ck, err := torch.LoadFrom(file, f, size, torch.Expect{Shape: s.Shape, Config: &mcfg})
+	if err != nil {
+		return nil, "", fmt.Errorf("train: init: %w", err)
+	}
+	if err := neural.CheckGame(ck.Game, ck.EncodingVersion, s.Game); err != nil {
+		ck.Net.Close()
+		return nil, "", fmt.Errorf("train: init: %s: %w", file, err)
+	}
+	return ck.Net, fmt.Sprintf("%s (sha256 %s)", file, sum), nil
 }
 
 // Load loads the checkpoint at path: it must be of the configuration's

@@ -37,6 +37,9 @@ type State struct {
 	StoreCursor string `json:"store_cursor,omitempty"`
 	// Seed is the run seed.
 	Seed uint64 `json:"seed"`
+	// Init names the weights a run started from (Options.Init) with their
+	// SHA-256; "" for random ones.
+	Init string `json:"init,omitempty"`
 	// TrainSeconds is the wall time spent in train processes of this run.
 	TrainSeconds float64 `json:"train_seconds"`
 	// Time is when the checkpoint was taken.

@@ -94,6 +94,9 @@ type Provenance struct {
 	// Averaging says how the weights were averaged ("" for the weights of
 	// one step); the weights file's header lists the steps.
 	Averaging string `json:"averaging,omitempty"`
+	// Init names the weights the run started from (train's -init) with
+	// their SHA-256; "" when it started from random ones.
+	Init string `json:"init,omitempty"`
 	// Evaluations are the matches measured of the agent, newest last.
 	Evaluations []Evaluation `json:"evaluations,omitempty"`
 }

@@ -61,11 +61,16 @@ var _ env.Tablebase = (*Endgame)(nil)
 func NewEndgame() *Endgame { return &Endgame{} }
 
 // Tablebase implements env.TablebaseGame: the game's Endgame, shared by
-// everything that plays with g. It holds the positions of games without a
-// turn limit (the referee's), whatever g's own options: with a limit the
-// turn counter matters to the end, and Probe reports such positions as
-// not in the table.
-func (g *Game) Tablebase() env.Tablebase { return g.endgame }
+// everything that plays with g, or nil when g has a turn limit. The table
+// holds the positions of games without a turn limit (the referee's): with
+// a limit the turn counter matters to the end, and Probe reports such
+// positions as not in the table.
+func (g *Game) Tablebase() env.Tablebase {
+	if g.opts.TurnLimit != 0 {
+		return nil
+	}
+	return g.endgame
+}
 
 // Probe implements env.Tablebase for the positions of a game without a turn
 // limit after the second shrink that are not over; others are not in the
