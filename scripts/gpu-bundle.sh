@@ -33,9 +33,11 @@ cp go.sum "$moddir/go.sum"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 say "building the binaries"
-go build -modfile "$moddir/go.mod" -trimpath -ldflags='-s -w' -o "$stage/zerokit" ./cmd/zerokit
+# -buildvcs=auto stamps the revision into the binaries (a run's agent names
+# the commit that trained it) where GOFLAGS says -buildvcs=false.
+go build -buildvcs=auto -modfile "$moddir/go.mod" -trimpath -ldflags='-s -w' -o "$stage/zerokit" ./cmd/zerokit
 go test -c -modfile "$moddir/go.mod" -trimpath -ldflags='-s -w' -o "$stage/torch.test" ./model/torch
-CGO_ENABLED=0 go build -tags nonet -trimpath -ldflags='-s -w' -o "$stage/zerokit-play" ./cmd/zerokit
+CGO_ENABLED=0 go build -buildvcs=auto -tags nonet -trimpath -ldflags='-s -w' -o "$stage/zerokit-play" ./cmd/zerokit
 # The CPU side of self-play alone (BenchmarkHostSelfPlay), pure Go.
 CGO_ENABLED=0 go test -c -trimpath -o "$stage/selfplay.test" ./selfplay
 # The binaries' only libtorch-side dependency is the wrapper library.
