@@ -72,6 +72,14 @@ type Config struct {
 	// Simulations is the number of simulations of a full search. With tree
 	// reuse, visits inherited from earlier searches come on top.
 	Simulations int `yaml:"simulations"`
+	// WeightedBudget multiplies a full search's simulations by its
+	// position's time weight (BudgetWeight: Watch Your Back!'s moves
+	// before the shrinks weigh up to 3), so that the extra time a clock
+	// allots such moves (env.TimeWeighter) is searched, not left unused
+	// once the ordinary budget is spent. MaxNodes still bounds the tree.
+	// A player's setting (Settings.WeightedBudget); self-play leaves it
+	// off.
+	WeightedBudget bool `yaml:"-"`
 	// LeavesInFlight is how many leaves one search selects (using virtual
 	// loss) before waiting for their evaluations, which run concurrently;
 	// with a Batcher they join one network batch. 1 is plain sequential

@@ -240,6 +240,8 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 	sims := s.cfg.Simulations
 	if !full {
 		sims = s.cfg.PlayoutCap.CheapSimulations
+	} else if s.cfg.WeightedBudget {
+		sims = min(int(float64(sims)*BudgetWeight(state)), MaxSimulations)
 	}
 	s.prepareRoot(full, sims)
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/zerokit/zerokit/env"
 )
 
 // MaxSimulations bounds Settings.Simulations; a time-only budget
@@ -54,6 +56,9 @@ type Settings struct {
 	// PolicyTemperature flattens (above 1) the network's priors in the
 	// search (Config.PolicyTemperature); 0 and 1 leave them as they are.
 	PolicyTemperature float64 `json:"policy_temperature,omitempty" yaml:"policy_temperature"`
+	// WeightedBudget multiplies each move's simulations and move time by
+	// its position's time weight (Config.WeightedBudget, BudgetWeight).
+	WeightedBudget bool `json:"weighted_budget,omitempty" yaml:"weighted_budget"`
 }
 
 // Validate reports the first bad field by its key.
@@ -102,7 +107,28 @@ func (s Settings) Config() Config {
 	c.MaxNodes = s.MaxNodes
 	c.Solver = s.Solver
 	c.PolicyTemperature = s.PolicyTemperature
+	c.WeightedBudget = s.WeightedBudget
 	return c
+}
+
+// MoveTimeAt is the move time of the move from state: MoveTime, times the
+// state's BudgetWeight with WeightedBudget.
+func (s Settings) MoveTimeAt(state env.State) time.Duration {
+	d := time.Duration(s.MoveTime)
+	if s.WeightedBudget {
+		d = time.Duration(float64(d) * BudgetWeight(state))
+	}
+	return d
+}
+
+// BudgetWeight is the weight of the move from state in a weighted budget
+// (Config.WeightedBudget): its time weight (env.TimeWeighter) when the
+// game has them, at least 1; else 1.
+func BudgetWeight(state env.State) float64 {
+	if w, ok := state.(env.TimeWeighter); ok {
+		return max(1, w.TimeWeight())
+	}
+	return 1
 }
 
 // Duration is a time.Duration written in JSON and YAML as a string such as

@@ -1,9 +1,11 @@
 package mcts
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/wyb"
@@ -130,5 +132,51 @@ func TestTablebaseLeaves(t *testing.T) {
 		if !withTable && res.Proven {
 			t.Errorf("without the table: proven %v; want unproven", res.ProvenValue)
 		}
+	}
+}
+
+// TestWeightedBudget: with Config.WeightedBudget a full search's
+// simulations are multiplied by the position's time weight (3 in the 16
+// moving turns before Watch Your Back!'s second shrink, 1 at turn 150),
+// without it every search has the same.
+func TestWeightedBudget(t *testing.T) {
+	gone := strings.Repeat(" ", 15)
+	board := []string{gone, "  X - - - - X", "  - O - - @ -", "  - - O @ - -", "  - - @ O - -", "  - @ - - O -", "  X - - - - X", gone}
+	window := wybPosition(t, wyb.Options{}, 180, board...)
+	ordinary := wybPosition(t, wyb.Options{}, 150, board...)
+	if BudgetWeight(window) != wyb.SecondShrinkWeight || BudgetWeight(ordinary) != 1 {
+		t.Fatalf("budget weights %v and %v, want %v and 1", BudgetWeight(window), BudgetWeight(ordinary), wyb.SecondShrinkWeight)
+	}
+	for _, c := range []struct {
+		name     string
+		weighted bool
+		s        env.State
+		want     int
+	}{
+		{"weighted, before the shrink", true, window, 3 * 40},
+		{"weighted, ordinary move", true, ordinary, 40},
+		{"unweighted, before the shrink", false, window, 40},
+	} {
+		cfg := PlayConfig(40)
+		cfg.ReuseTree = false
+		cfg.WeightedBudget = c.weighted
+		s, err := NewSearch(cfg, UniformEvaluator{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Run(context.Background(), c.s); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Stats().Simulations; got != c.want {
+			t.Errorf("%s: %d simulations, want %d", c.name, got, c.want)
+		}
+	}
+	st := Settings{Simulations: 40, MoveTime: Duration(time.Second), WeightedBudget: true}
+	if d := st.MoveTimeAt(window); d != 3*time.Second {
+		t.Errorf("weighted move time before the shrink %v, want 3s", d)
+	}
+	st.WeightedBudget = false
+	if d := st.MoveTimeAt(window); d != time.Second {
+		t.Errorf("unweighted move time %v, want 1s", d)
 	}
 }

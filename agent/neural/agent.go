@@ -3,7 +3,6 @@ package neural
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/env"
@@ -70,9 +69,9 @@ func (a *Agent) WeightsFile() string { return a.weights }
 // the rules or the tablebase prove best, else the network's favourite;
 // see mcts.Search.Run), counted by Fallbacks.
 func (a *Agent) Act(ctx context.Context, s env.State) (int, error) {
-	if a.settings.MoveTime > 0 {
+	if d := a.settings.MoveTimeAt(s); d > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(a.settings.MoveTime))
+		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
 	return a.search.Act(ctx, s)

@@ -304,6 +304,9 @@ func TestSpecKind(t *testing.T) {
 			wantName: "step3-sims64-ptemp1.4"},
 		{spec: "net:path=" + ckpt + ",ptemp=0.01", wantErr: "policy_temperature"},
 		{spec: "net:path=" + ckpt + ",ptemp=30", wantErr: "ptemp=30"},
+		{spec: "net:path=" + ckpt + ",sims=64,time=1s,weighted=1", want: Settings{Settings: mcts.Settings{Simulations: 64, MoveTime: mcts.Duration(time.Second), Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, WeightedBudget: true}},
+			wantName: "step3-sims64-1s-weighted"},
+		{spec: "net:path=" + ckpt + ",weighted=2", wantErr: "weighted=2"},
 		{spec: "net:path=" + ckpt + ",depth=3", wantErr: `no key "depth"`},
 		{spec: "net:path=" + filepath.Join(dir, "nope"), wantErr: "no such file"},
 	}

@@ -97,6 +97,9 @@ func (s Settings) Label() string {
 	if s.Solver {
 		parts = append(parts, "solver")
 	}
+	if s.WeightedBudget {
+		parts = append(parts, "weighted")
+	}
 	if s.NoTablebase {
 		parts = append(parts, "notb")
 	}
