@@ -58,6 +58,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	reuse := fs.Bool("reuse", def.ReuseTree, "keep the search tree between moves")
 	solver := fs.Bool("solver", def.Solver, "run MCTS-Solver: find game-ending moves one move ahead, play proven wins, avoid proven losses")
 	ptemp := fs.Float64("policy-temp", def.PolicyTemperature, "policy temperature T: the search uses the network's priors P^(1/T), renormalised (0 or 1: unchanged; above 1: flatter)")
+	weighted := fs.Bool("weighted", def.WeightedBudget, "multiply each move's simulations and move time by its position's time weight (Watch Your Back!: 3 in the 16 moving turns before the second shrink); max-nodes still bounds the tree")
 	sym := fs.Bool("sym", def.AverageSymmetries, "average the network's outputs over the board's symmetries (Watch Your Back!: the left-right mirror), one network call per symmetry")
 	maxNodes := fs.Int("max-nodes", mcts.AgentMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
 	material := fs.Float64("material", 0, "weight in [0, 1) of the material balance blended into the search's leaf values (0: the network's value alone)")
@@ -75,7 +76,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fs.Usage()
 		return errors.New("-out is required")
 	}
-	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, PolicyTemperature: *ptemp}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm}
+	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, PolicyTemperature: *ptemp, WeightedBudget: *weighted}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm}
 	var ckpt string
 	var prov *neural.Provenance
 	var source *neural.Source
@@ -195,6 +196,8 @@ func overrideSettings(fs *flag.FlagSet, base, flags neural.Settings) neural.Sett
 			s.Solver = flags.Solver
 		case "policy-temp":
 			s.PolicyTemperature = flags.PolicyTemperature
+		case "weighted":
+			s.WeightedBudget = flags.WeightedBudget
 		case "sym":
 			s.AverageSymmetries = flags.AverageSymmetries
 		case "max-nodes":
