@@ -731,6 +731,20 @@ func TestInitRun(t *testing.T) {
 		}
 	}
 
+	// A run directory gives its latest checkpoint, as every network path.
+	latest, err := rundir.Resolve(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, desc, err := setup.InitNet(first)
+	if err != nil {
+		t.Fatalf("InitNet of the run directory: %v", err)
+	}
+	net.Close()
+	if !strings.HasPrefix(desc, latest.Path+" (sha256 ") {
+		t.Errorf("InitNet(%s) describes the weights as %q, want its latest checkpoint %s", first, desc, latest.Path)
+	}
+
 	second := filepath.Join(t.TempDir(), "second")
 	if _, err := Run(context.Background(), Options{Dir: second, ConfigPath: tinyConfig, MaxSteps: 20, Init: agentDir}); err != nil {
 		t.Fatal(err)

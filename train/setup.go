@@ -3,7 +3,6 @@ package train
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/zerokit/zerokit/agent/neural"
@@ -12,6 +11,7 @@ import (
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/ckpt"
 	"github.com/zerokit/zerokit/model/torch"
+	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/selfplay"
 )
 
@@ -59,15 +59,18 @@ func (s *Setup) NewNet() (*torch.Net, error) {
 	return net, nil
 }
 
-// InitNet loads the weights a new run starts from (Options.Init): path is a
-// checkpoint file or an agent directory, whose manifest names its weights
-// file. It returns the network and a description of the weights: their
-// path and SHA-256.
+// InitNet loads the weights a new run starts from (Options.Init): path is
+// any network path rundir.Resolve knows (a checkpoint file, an agent
+// directory, whose manifest names its weights file, or a run directory,
+// its latest checkpoint). It returns the network and a description of
+// the weights: their path and SHA-256.
 func (s *Setup) InitNet(path string) (*torch.Net, string, error) {
-	file := path
-	if fi, err := os.Stat(path); err != nil {
+	target, err := rundir.Resolve(path)
+	if err != nil {
 		return nil, "", fmt.Errorf("train: init: %w", err)
-	} else if fi.IsDir() {
+	}
+	file := target.Path
+	if target.Kind == rundir.AgentDir {
 		m, err := neural.ReadManifest(path)
 		if err != nil {
 			return nil, "", fmt.Errorf("train: init: %w", err)

@@ -71,7 +71,7 @@ func runTrain(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	storeRetry := fs.Duration("store-retry", train.DefaultStoreRetry, "with -store, retry a failing store operation for this `long` before exiting")
 	quiet := fs.Bool("quiet", false, "no progress bars (they are drawn only on a terminal anyway)")
 	defaults := fs.Bool("defaults", false, "print the default configuration and exit")
-	initFrom := fs.String("init", "", "start a new run from these trained weights: a checkpoint `file` or an agent directory (a fine-tune; step 0, a new optimizer)")
+	initFrom := fs.String("init", "", "start a new run from these trained weights: a checkpoint `file`, an agent directory or a run directory (a fine-tune; step 0, a new optimizer)")
 	device := deviceFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
