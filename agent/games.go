@@ -47,3 +47,14 @@ func Evaluation(game env.Game) (Heuristic, error) {
 	}
 	return h.Evaluation(), nil
 }
+
+// FinalMaterial returns game's material heuristic with pieces on the board
+// its last shrink leaves worth more (env.FinalHeuristic); it is an error
+// for a game without one.
+func FinalMaterial(game env.Game) (Heuristic, error) {
+	h, ok := game.(env.FinalHeuristic)
+	if !ok {
+		return nil, fmt.Errorf("agent: no final-board material heuristic for game %q", game.Name())
+	}
+	return h.FinalMaterial(), nil
+}

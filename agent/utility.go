@@ -28,8 +28,12 @@ import (
 // eliminate, more as the shrink nears (a value trained on results alone
 // learns that late); or the game's Evaluation, the alpha-beta player's
 // static evaluation (for Watch Your Back! material, shrink danger, threats,
-// centre control and mobility). Terminal states keep their exact returns,
-// so a win is still worth more than any material lead.
+// centre control and mobility); or FinalMaterial, which counts pieces on
+// the board the last shrink leaves as worth more. With Until the term is
+// blended only into states before that move number, so that it can steer
+// an opening (Watch Your Back!'s placing phase) and leave the rest of the
+// game to the network. Terminal states keep their exact returns, so a win
+// is still worth more than any material lead.
 type MaterialUtility struct {
 	// Weight is the share of the material term, in [0, 1).
 	Weight float64
@@ -37,8 +41,11 @@ type MaterialUtility struct {
 	// tanh(1) = 0.76 of the term; > 0.
 	Scale float64
 	// Term is the heuristic blended in: TermMaterial (or ""),
-	// TermShrink or TermEvaluation.
+	// TermShrink, TermEvaluation or TermFinal.
 	Term string
+	// Until, when positive, blends the term only into states whose
+	// MoveNumber is below it; later states keep the inner value.
+	Until int
 }
 
 // The heuristics a MaterialUtility can blend in.
@@ -50,6 +57,8 @@ const (
 	// TermEvaluation is the game's Evaluation heuristic, without the
 	// alpha-beta player's quiescence search.
 	TermEvaluation = "eval"
+	// TermFinal is the game's FinalMaterial heuristic.
+	TermFinal = "final"
 )
 
 // DefaultMaterialScale is the MaterialUtility.Scale of agents that set a
@@ -59,20 +68,24 @@ const DefaultMaterialScale = 2
 // TermHelp describes the MaterialUtility terms for flag and spec help.
 const TermHelp = TermMaterial + " (the material balance), " + TermShrink +
 	" (the balance with pieces the next shrink eliminates discounted as it nears) or " +
-	TermEvaluation + " (the alpha-beta player's evaluation)"
+	TermEvaluation + " (the alpha-beta player's evaluation) or " + TermFinal +
+	" (the balance with pieces on the board the last shrink leaves counting 1.5)"
 
 // ValidTerm reports whether term names a MaterialUtility term ("" is
 // TermMaterial).
 func ValidTerm(term string) bool {
 	switch term {
-	case "", TermMaterial, TermShrink, TermEvaluation:
+	case "", TermMaterial, TermShrink, TermEvaluation, TermFinal:
 		return true
 	}
 	return false
 }
 
-// Validate reports a weight outside [0, 1), a scale that is not > 0 or an
-// unknown term.
+// TermNames lists the MaterialUtility terms for error messages.
+const TermNames = `"` + TermMaterial + `", "` + TermShrink + `", "` + TermEvaluation + `" or "` + TermFinal + `"`
+
+// Validate reports a weight outside [0, 1), a scale that is not > 0, an
+// unknown term or a negative Until.
 func (u MaterialUtility) Validate() error {
 	switch {
 	case math.IsNaN(u.Weight) || u.Weight < 0 || u.Weight >= 1:
@@ -80,7 +93,9 @@ func (u MaterialUtility) Validate() error {
 	case math.IsNaN(u.Scale) || math.IsInf(u.Scale, 0) || u.Scale <= 0:
 		return fmt.Errorf("material utility: scale %v: want a finite value > 0", u.Scale)
 	case !ValidTerm(u.Term):
-		return fmt.Errorf("material utility: term %q: want %q, %q or %q", u.Term, TermMaterial, TermShrink, TermEvaluation)
+		return fmt.Errorf("material utility: term %q: want %s", u.Term, TermNames)
+	case u.Until < 0:
+		return fmt.Errorf("material utility: until %d: want a move number >= 0 (0: every move)", u.Until)
 	}
 	return nil
 }
@@ -100,6 +115,8 @@ func (u MaterialUtility) Wrap(game env.Game, eval mcts.Evaluator) (mcts.Evaluato
 		term = ShrinkMaterial
 	case TermEvaluation:
 		term = Evaluation
+	case TermFinal:
+		term = FinalMaterial
 	}
 	h, err := term(game)
 	if err != nil {
@@ -116,8 +133,8 @@ type materialEvaluator struct {
 
 func (e *materialEvaluator) Evaluate(ctx context.Context, s env.State, legal []int, priors []float32) (float32, error) {
 	v, err := e.inner.Evaluate(ctx, s, legal, priors)
-	if err != nil {
-		return 0, err
+	if err != nil || (e.u.Until > 0 && s.MoveNumber() >= e.u.Until) {
+		return v, err
 	}
 	m := math.Tanh(e.material.Evaluate(s, s.CurrentPlayer()) / e.u.Scale)
 	return float32((1-e.u.Weight)*float64(v) + e.u.Weight*m), nil

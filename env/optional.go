@@ -38,6 +38,13 @@ type Heuristics interface {
 	Evaluation() Heuristic
 }
 
+// FinalHeuristic is implemented by a Game whose board shrinks to a final
+// board: FinalMaterial is Material with pieces already on that board
+// worth more than pieces that still have to reach it.
+type FinalHeuristic interface {
+	FinalMaterial() Heuristic
+}
+
 // TextUI is implemented by a Game that a person can play in a terminal:
 // how to draw its positions and to read and write its moves.
 type TextUI interface {

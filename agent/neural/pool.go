@@ -97,7 +97,7 @@ func (p *Pool) Close() error {
 
 // Kind is the "net" agent spec kind, loading networks through p:
 //
-//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,solver=0|1][,tb=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval][,sym=0|1][,ptemp=T][,weighted=0|1][,backend=go|libtorch]
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,solver=0|1][,tb=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval|final][,muntil=N][,sym=0|1][,ptemp=T][,weighted=0|1][,backend=go|libtorch]
 //
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
@@ -171,6 +171,7 @@ func searchKeys() map[string]string {
 		"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
 		"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
 		"mterm":    "what the material term blends in: " + agent.TermHelp + " (default: the agent's, else " + agent.TermMaterial + ")",
+		"muntil":   "blend the material term only into positions before this move number, e.g. 24 for Watch Your Back!'s placing phase (default: the agent's, else 0: every position)",
 		"weighted": "1 multiplies each move's simulations and time by the position's time weight (Watch Your Back!: up to 3 in the moving turns before the second shrink), as a clock's allotment does; max_nodes still bounds the tree (default: the agent's, else 0)",
 		"ptemp":    "policy temperature T: the search's priors are the network's P^(1/T), renormalised; above 1 flattens them (default: the agent's, else 0: none)",
 		"sym":      "1 averages the network's outputs over the board's symmetries (for Watch Your Back! the left-right mirror, which the rules keep but for the order of a shrink's corners), one network call per symmetry (default: the agent's, else 0)",
@@ -180,8 +181,8 @@ func searchKeys() map[string]string {
 }
 
 // ApplyParams overrides base with a spec's sims, time, leaves, cpuct,
-// mode, reuse, nodes, solver, tb, material, sym, ptemp and weighted
-// parameters and validates the result.
+// mode, reuse, nodes, solver, tb, material, mscale, mterm, muntil, sym,
+// ptemp and weighted parameters and validates the result.
 func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	s := base
 	var err error
@@ -235,6 +236,9 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	}
 	if p.Has("mterm") {
 		s.MaterialTerm = p.String("mterm", "")
+	}
+	if s.MaterialUntil, err = p.Int("muntil", s.MaterialUntil, 0, math.MaxInt32); err != nil {
+		return Settings{}, err
 	}
 	if s.AverageSymmetries, err = p.Bool("sym", s.AverageSymmetries); err != nil {
 		return Settings{}, err

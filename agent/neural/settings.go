@@ -36,6 +36,10 @@ type Settings struct {
 	// discounted; agent.TermEvaluation: the alpha-beta player's
 	// evaluation).
 	MaterialTerm string `json:"material_term,omitempty"`
+	// MaterialUntil is agent.MaterialUtility.Until: when positive, the
+	// term is blended only into positions before that move number (24:
+	// Watch Your Back!'s placing phase).
+	MaterialUntil int `json:"material_until,omitempty"`
 	// AverageSymmetries evaluates every position under each of the
 	// game's symmetries (SearchSymmetries: the exact ones and, for Watch
 	// Your Back!, the approximate left-right mirror) and averages the
@@ -65,16 +69,20 @@ func (s Settings) Validate() error {
 	case math.IsNaN(s.MaterialScale) || math.IsInf(s.MaterialScale, 0) || s.MaterialScale < 0:
 		return bad("material_scale", s.MaterialScale, "want a finite value > 0, or 0 for the default")
 	case !agent.ValidTerm(s.MaterialTerm):
-		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), fmt.Sprintf("want %q, %q or %q", agent.TermMaterial, agent.TermShrink, agent.TermEvaluation))
+		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), "want "+agent.TermNames)
 	case s.MaterialTerm != "" && s.MaterialWeight == 0:
 		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), "has no effect with material_weight 0: set a weight too")
+	case s.MaterialUntil < 0:
+		return bad("material_until", s.MaterialUntil, "want a move number >= 0 (0: every move)")
+	case s.MaterialUntil != 0 && s.MaterialWeight == 0:
+		return bad("material_until", s.MaterialUntil, "has no effect with material_weight 0: set a weight too")
 	}
 	return nil
 }
 
 // Utility is the material utility of these settings.
 func (s Settings) Utility() agent.MaterialUtility {
-	u := agent.MaterialUtility{Weight: s.MaterialWeight, Scale: s.MaterialScale, Term: s.MaterialTerm}
+	u := agent.MaterialUtility{Weight: s.MaterialWeight, Scale: s.MaterialScale, Term: s.MaterialTerm, Until: s.MaterialUntil}
 	if u.Scale == 0 {
 		u.Scale = agent.DefaultMaterialScale
 	}
@@ -113,6 +121,9 @@ func (s Settings) Label() string {
 		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))
 		if s.MaterialTerm != "" && s.MaterialTerm != agent.TermMaterial {
 			parts = append(parts, s.MaterialTerm)
+		}
+		if s.MaterialUntil > 0 {
+			parts = append(parts, fmt.Sprintf("until%d", s.MaterialUntil))
 		}
 	}
 	return strings.Join(parts, "-")

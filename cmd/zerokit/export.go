@@ -64,6 +64,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	material := fs.Float64("material", 0, "weight in [0, 1) of the material balance blended into the search's leaf values (0: the network's value alone)")
 	materialTerm := fs.String("material-term", "", "what -material blends in: "+agent.TermHelp+" (default "+agent.TermMaterial+")")
 	materialScale := fs.Float64("material-scale", 0, "material lead worth tanh(1) of the material term (0: the default, 2)")
+	materialUntil := fs.Int("material-until", 0, "blend the material term only into positions before this move number, e.g. 24 for Watch Your Back!'s placing phase (0: every position)")
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")
 	cache := fs.String("cache", "", "`directory` the shipped agent is unpacked into (default: the user's cache directory)")
 	specFlag := fs.String("spec", "", "agent `spec` the adapter runs and the README names, e.g. default (the agent built into zerokit) for a copy that names no path of this machine; the adapter then finds zerokit next to itself or on PATH unless -binary is given (default: net:path=DIR)")
@@ -76,7 +77,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fs.Usage()
 		return errors.New("-out is required")
 	}
-	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, PolicyTemperature: *ptemp, WeightedBudget: *weighted}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm}
+	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, PolicyTemperature: *ptemp, WeightedBudget: *weighted}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm, MaterialUntil: *materialUntil}
 	var ckpt string
 	var prov *neural.Provenance
 	var source *neural.Source
@@ -208,6 +209,8 @@ func overrideSettings(fs *flag.FlagSet, base, flags neural.Settings) neural.Sett
 			s.MaterialTerm = flags.MaterialTerm
 		case "material-scale":
 			s.MaterialScale = flags.MaterialScale
+		case "material-until":
+			s.MaterialUntil = flags.MaterialUntil
 		}
 	})
 	return s

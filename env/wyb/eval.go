@@ -20,6 +20,17 @@ func (g *Game) ShrinkMaterial() env.Heuristic {
 	return Weights{Shrink: DefaultWeights.Shrink, ShrinkHorizon: DefaultWeights.ShrinkHorizon}
 }
 
+// FinalMaterial is Material plus DefaultFinal per piece on the board the
+// second shrink leaves, while that shrink is still to come
+// (Weights.Evaluate with every other weight 0): a piece there is worth
+// more than one that still has to get there. It implements
+// env.FinalHeuristic.
+func (g *Game) FinalMaterial() env.Heuristic { return Weights{Final: DefaultFinal} }
+
+// DefaultFinal is FinalMaterial's weight: a piece on the final board
+// counts 1.5.
+const DefaultFinal = 0.5
+
 // Evaluation is the alpha-beta player's evaluation: Tactical with
 // DefaultWeights, so the search adds a quiescence search over captures.
 func (g *Game) Evaluation() env.Heuristic { return Tactical{Weights: DefaultWeights} }
@@ -59,6 +70,10 @@ var wybDoomed = func() (d [2]uint64) {
 	return d
 }()
 
+// wybFinal holds the 12 squares of the board the second shrink leaves: the
+// central 4x4 but its corners.
+var wybFinal = (wybRings[2] | wybRings[3]) &^ wybDoomed[1]
+
 // wybZones are the placing zones: rows 0-5 for White, 2-7 for Black.
 var wybZones = [2]uint64{0x0000ffffffffffff, 0xffffffffffff0000}
 
@@ -81,6 +96,11 @@ type Weights struct {
 	ShrinkHorizon int
 	// Mobility is the value of each available step (moving phase only).
 	Mobility float64
+	// Final is the value of a piece standing on the board the second
+	// shrink leaves (the central 4x4 but its four corners), while that
+	// shrink is still to come: every other piece must reach one of those
+	// 12 squares or be eliminated.
+	Final float64
 }
 
 // DefaultWeights are the weights Evaluation uses. Capture and
@@ -145,9 +165,9 @@ func (wt Weights) Evaluate(s env.State, player int) float64 {
 
 	score := float64(w.Pieces(0) + w.ToPlace(0) - w.Pieces(1) - w.ToPlace(1))
 
-	// Threats against each side.
-	threatened := [2]int{wybThreatened(w, 0), wybThreatened(w, 1)}
-	if mover >= 0 {
+	// Threats against each side (skipped when they weigh nothing).
+	if mover >= 0 && (wt.Capture != 0 || wt.ExtraCapture != 0 || wt.Threatened != 0) {
+		threatened := [2]int{wybThreatened(w, 0), wybThreatened(w, 1)}
 		opp := 1 - mover
 		var m float64
 		if n := threatened[opp]; n > 0 {
@@ -173,6 +193,12 @@ func (wt Weights) Evaluate(s env.State, player int) float64 {
 		doomed := wybDoomed[w.Shrinks()]
 		d := bits.OnesCount64(pieces[0]&doomed) - bits.OnesCount64(pieces[1]&doomed)
 		score -= wt.Shrink * min(urgency, 1) * float64(d)
+	}
+
+	// The board left after the second shrink.
+	if wt.Final != 0 && w.Shrinks() < 2 {
+		d := bits.OnesCount64(pieces[0]&wybFinal) - bits.OnesCount64(pieces[1]&wybFinal)
+		score += wt.Final * float64(d)
 	}
 
 	// Mobility.
