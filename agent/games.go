@@ -49,12 +49,11 @@ func Evaluation(game env.Game) (Heuristic, error) {
 }
 
 // FinalMaterial returns game's material heuristic with pieces on the board
-// its last shrink leaves worth more (env.FinalHeuristic); it is an error
-// for a game without one.
+// its last shrink leaves worth more (env.FinalHeuristic): Material for
+// games whose board does not shrink.
 func FinalMaterial(game env.Game) (Heuristic, error) {
-	h, ok := game.(env.FinalHeuristic)
-	if !ok {
-		return nil, fmt.Errorf("agent: no final-board material heuristic for game %q", game.Name())
+	if h, ok := game.(env.FinalHeuristic); ok {
+		return h.FinalMaterial(), nil
 	}
-	return h.FinalMaterial(), nil
+	return Material(game)
 }

@@ -49,6 +49,15 @@ func TestMaterialUtilityValue(t *testing.T) {
 		{"shrink term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermShrink}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
 		{"evaluation term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermEvaluation}, after, 0.8,
 			0.75*0.8 + 0.25*math.Tanh(wyb.DefaultWeights.Evaluate(after, 0)/2)},
+		// White's (1,6) and (4,6) are off the final board; Black's (2,3)
+		// and (4,3) are on it, its (6,5) is not: for White the balance is
+		// -1 + DefaultFinal*(0-2).
+		{"final term", MaterialUtility{Weight: 0.25, Scale: 2, Term: TermFinal}, after, 0.8,
+			0.75*0.8 + 0.25*math.Tanh((-1-2*wyb.DefaultFinal)/2)},
+		// after is move 24+12 = 36: a term until move 37 applies, one
+		// until move 36 leaves the network's value alone.
+		{"until after the state", MaterialUtility{Weight: 0.25, Scale: 2, Until: 37}, after, 0.8, 0.75*0.8 + 0.25*math.Tanh(-0.5)},
+		{"until the state", MaterialUtility{Weight: 0.25, Scale: 2, Until: 36}, after, 0.8, 0.8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,7 +86,7 @@ func TestMaterialUtilityValidate(t *testing.T) {
 	for _, u := range []MaterialUtility{
 		{Weight: -0.1, Scale: 2}, {Weight: 1, Scale: 2}, {Weight: math.NaN(), Scale: 2},
 		{Weight: 0.2, Scale: 0}, {Weight: 0.2, Scale: -1}, {Weight: 0.2, Scale: math.Inf(1)},
-		{Weight: 0.2, Scale: 2, Term: "rollout"},
+		{Weight: 0.2, Scale: 2, Term: "rollout"}, {Weight: 0.2, Scale: 2, Until: -1},
 	} {
 		if _, err := u.Wrap(g, saturated{}); err == nil {
 			t.Errorf("%+v: no error", u)
@@ -199,7 +208,7 @@ func TestUtilityTermsEveryGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, g := range []env.Game{sq, tictactoe.New(), wyb.New(wybOpts)} {
-		for _, term := range []string{"", TermMaterial, TermShrink, TermEvaluation} {
+		for _, term := range []string{"", TermMaterial, TermShrink, TermEvaluation, TermFinal} {
 			u := MaterialUtility{Weight: 0.3, Scale: 2, Term: term}
 			eval, err := u.Wrap(g, saturated{0.5})
 			if err != nil {
@@ -211,6 +220,42 @@ func TestUtilityTermsEveryGame(t *testing.T) {
 			if err != nil || math.Abs(float64(v)-0.7*0.5) > 1e-6 {
 				t.Errorf("%s, term %q: initial value %v (%v), want %v", g.Name(), term, v, err, 0.7*0.5)
 			}
+		}
+	}
+}
+
+// With values saturated whatever happens, the final-board term makes the
+// search place on the 12 squares the second shrink leaves while the
+// placing phase lasts (Until 24); with Until already passed it is the
+// network's value alone again, and the search has no reason to.
+func TestFinalTermPlacesOnFinalBoard(t *testing.T) {
+	g := wyb.New(wybOpts)
+	// A placement is its square y*8+x (wyb.PlaceAction).
+	final := func(a int) bool {
+		x, y := a%8, a/8
+		corner := (x == 2 || x == 5) && (y == 2 || y == 5)
+		return a < 64 && x >= 2 && x <= 5 && y >= 2 && y <= 5 && !corner
+	}
+	for _, tt := range []struct {
+		until int
+		want  bool
+	}{{24, true}, {1, false}} {
+		u := MaterialUtility{Weight: 0.3, Scale: DefaultMaterialScale, Term: TermFinal, Until: tt.until}
+		eval, err := u.Wrap(g, saturated{0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewMCTS("final", mcts.PlayConfig(200), eval, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.NewState()
+		a, err := m.Act(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := final(a); got != tt.want {
+			t.Errorf("until %d: placed %s, on the final board %v, want %v", tt.until, s.ActionString(a), got, tt.want)
 		}
 	}
 }

@@ -40,7 +40,8 @@ type Heuristics interface {
 
 // FinalHeuristic is implemented by a Game whose board shrinks to a final
 // board: FinalMaterial is Material with pieces already on that board
-// worth more than pieces that still have to reach it.
+// worth more than pieces that still have to reach it. Games without one
+// use Material in its place.
 type FinalHeuristic interface {
 	FinalMaterial() Heuristic
 }

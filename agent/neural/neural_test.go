@@ -285,6 +285,10 @@ func TestSpecKind(t *testing.T) {
 			wantName: "step3-sims64-mat0.3-eval"},
 		{spec: "net:path=" + ckpt + ",material=0.3,mterm=rollout", wantErr: "material_term"},
 		{spec: "net:path=" + ckpt + ",mterm=eval", wantErr: "set a weight too"},
+		{spec: "net:path=" + ckpt + ",sims=64,material=0.3,mterm=final,muntil=24", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true}, MaterialWeight: 0.3, MaterialTerm: "final", MaterialUntil: 24},
+			wantName: "step3-sims64-mat0.3-final-until24"},
+		{spec: "net:path=" + ckpt + ",muntil=24", wantErr: "set a weight too"},
+		{spec: "net:path=" + ckpt + ",material=0.3,muntil=-1", wantErr: "muntil"},
 		{spec: "net:path=" + ckpt + ",sims=0", wantErr: "no budget"},
 		{spec: "net:path=" + ckpt + ",sims=0,time=1s,mode=gumbel", wantErr: "gumbel search plans"},
 		{spec: "net:path=" + ckpt + ",sims=-1", wantErr: "sims=-1"},
@@ -365,6 +369,9 @@ func TestSettingsValidate(t *testing.T) {
 		{"shrink term", func(s *Settings) { s.MaterialWeight, s.MaterialTerm = 0.3, "shrink" }, ""},
 		{"unknown material term", func(s *Settings) { s.MaterialTerm = "rollout" }, "material_term"},
 		{"material term without weight", func(s *Settings) { s.MaterialTerm = "shrink" }, "no effect with material_weight 0"},
+		{"final term until the placing ends", func(s *Settings) { s.MaterialWeight, s.MaterialTerm, s.MaterialUntil = 0.3, "final", 24 }, ""},
+		{"negative material until", func(s *Settings) { s.MaterialWeight, s.MaterialUntil = 0.3, -1 }, "material_until"},
+		{"material until without weight", func(s *Settings) { s.MaterialUntil = 24 }, "material_until"},
 	}
 	for _, tc := range tests {
 		s := ok

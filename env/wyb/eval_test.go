@@ -88,6 +88,21 @@ func TestEvaluationTerms(t *testing.T) {
 			turn: 100, w: Weights{Shrink: 1, ShrinkHorizon: 10}, player: 0, want: 0,
 		},
 		{
+			// White's (3,3) stands on the board the second shrink
+			// leaves; its (2,2) becomes a corner there and (0,3) is on
+			// the edge. None of Black's three pieces is on that board.
+			name: "final board",
+			rows: "X - - - - - - X/- - - - - - @ -/- - O - - - - -/O - - O - - - -/- - - - - - - -/- - - - - - - -/- @ - - @ - - -/X - - - - - - X",
+			turn: 10, w: Weights{Final: 1}, player: 0, want: 1,
+		},
+		{
+			// After the second shrink every piece is on the final board:
+			// only the material (3 against 2) counts.
+			name: "final board after the second shrink",
+			rows: "               /               /    X - - X    /    - O O -    /    - - O -    /    X @ @ X    /               /               ",
+			turn: 200, w: Weights{Final: 1}, player: 0, want: 1,
+		},
+		{
 			// Steps: White 4 + 2 (a corner blocks (0,6)), Black 4 + 3.
 			name: "mobility",
 			rows: "X - - - - - - X/- - - - - - - -/- - - - - - - @/- - - O - - - -/- - - - - - - -/- - - - - - - -/O - - - - - @ -/X - - - - - - X",
