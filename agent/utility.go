@@ -67,7 +67,7 @@ const DefaultMaterialScale = 2
 
 // TermHelp describes the MaterialUtility terms for flag and spec help.
 const TermHelp = TermMaterial + " (the material balance), " + TermShrink +
-	" (the balance with pieces the next shrink eliminates discounted as it nears) or " +
+	" (the balance with pieces the next shrink eliminates discounted as it nears), " +
 	TermEvaluation + " (the alpha-beta player's evaluation) or " + TermFinal +
 	" (the balance with pieces on the board the last shrink leaves counting 1.5)"
 

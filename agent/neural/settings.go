@@ -34,7 +34,8 @@ type Settings struct {
 	// in ("" or agent.TermMaterial: the material balance;
 	// agent.TermShrink: the balance with pieces the next shrink eliminates
 	// discounted; agent.TermEvaluation: the alpha-beta player's
-	// evaluation).
+	// evaluation; agent.TermFinal: the balance with pieces on the board
+	// the last shrink leaves worth more).
 	MaterialTerm string `json:"material_term,omitempty"`
 	// MaterialUntil is agent.MaterialUtility.Until: when positive, the
 	// term is blended only into positions before that move number (24:
