@@ -67,9 +67,9 @@ type Options struct {
 	// Init starts a new run from trained weights instead of random ones: a
 	// checkpoint file, an agent directory (its weights file) or a run
 	// directory (its latest checkpoint), of the configuration's game and
-	// architecture. Only the weights are taken
-	// (a new optimizer, step 0); the run's state and its agent's
-	// provenance record them. It is an error for a run that resumes.
+	// architecture. Only the weights are taken (a new optimizer, step 0);
+	// the run's state and its agent's provenance record them. It is an
+	// error for a run that resumes.
 	Init string
 }
 
