@@ -34,6 +34,7 @@ func commands() map[string]command {
 		"net-server": {"referee Watch Your Back! games between netreferee.py clients in the course's network protocol (WUBPP)", runNetServer},
 		"net-play":   {"play an agent on a server of the course's network protocol (WUBPP), like netreferee.py", runNetPlay},
 		"replay":     {"replay referee-format games from stdin and print the referee's transcript", runReplay},
+		"review":     {"review referee transcripts of Watch Your Back! with the exact search: which moves before the second shrink lost, and what was proven better", runReview},
 		"export":     {"write a self-contained agent directory (network, settings, referee adapter) from a checkpoint", runExport},
 		"eval":       {"play a match between two agents and report the score and Elo difference with 95% intervals", runEval},
 		"gauntlet":   {"rate several agents and a run's checkpoints together (Elo table, JSON, PNG plot)", runGauntlet},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,6 +91,18 @@ func TestRefbenchInReferee(t *testing.T) {
 	g := matches[0].Games[0]
 	if g.Outcome == refbench.Failed || g.Outcome == refbench.Unfinished || g.Actions < 24 || g.AgentColour != "black" {
 		t.Fatalf("game %+v: want a finished game, the agent Black\n%s", g, out)
+	}
+	// review reads the real referee's transcript: every board follows
+	// from the one before by a legal action, and the game ends as the
+	// referee said.
+	transcript := filepath.Join(work, "games", "opp0-game000", "referee.out")
+	rout, err := exec.Command(bin, "review", "-from", "0", "-nodes", "1000", "-time", "0", transcript).CombinedOutput()
+	if err != nil {
+		t.Fatalf("review of the referee's transcript: %v\n%s", err, rout)
+	}
+	winner := map[refbench.Outcome]string{refbench.Win: "winner B", refbench.Loss: "winner W", refbench.Draw: "a draw"}[g.Outcome]
+	if head := fmt.Sprintf(": %d actions, %s\n", g.Actions, winner); !strings.Contains(strings.SplitN(string(rout), "\n", 2)[0]+"\n", head) || strings.Contains(string(rout), "note:") {
+		t.Errorf("review of the referee's transcript begins\n%.300s\nwant a first line ending %q and no note", rout, head)
 	}
 	// Each adapter's limits are its own: the opponent @noclock has none.
 	for file, want := range map[string]float64{"zkopponent.json": 0, filepath.Join("zkagent", "zerokit_player.json"): 60} {
