@@ -229,6 +229,12 @@ type Match struct {
 	// Unfinished and Failed count the games left out of the score.
 	Unfinished int `json:"unfinished"`
 	Failed     int `json:"failed"`
+	// UnfinishedAsDraws is the score with the unfinished games counted
+	// as draws: in Watch Your Back! they are the endgames neither side
+	// could win, held until the cap (MaxMovingTurns), which under the
+	// referee's rules only a player's clock would end. It is the fairer
+	// headline where an opponent's clock does not run out.
+	UnfinishedAsDraws Score `json:"unfinished_as_draws"`
 	// WinsFromDrawn counts the wins from a position the solved endgame
 	// calls drawn or lost after the second shrink (Game.WonUndeserved),
 	// LostAtShrink the losses within 8 moving turns of a shrink, and
@@ -646,21 +652,22 @@ func (o *Options) summarise(name string, slots []Game) Match {
 		m.MeanCPU = cpu / float64(n)
 	}
 	m.All, m.AsWhite, m.AsBlack = newScore(all), newScore(white), newScore(black)
+	m.UnfinishedAsDraws = newScore([3]int{all[0], all[1] + m.Unfinished, all[2]})
 	return m
 }
 
 // WriteText writes the matches as a table, then one line per game.
 func WriteText(w io.Writer, matches []Match) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "| opponent | W-D-L | score, 95% CI | as White | as Black | unfinished / failed | agent CPU s per game (mean / max) | agent peak MB (max) |"+
+	fmt.Fprintln(bw, "| opponent | W-D-L | score, 95% CI | as White | as Black | unfinished / failed | score, unfinished as draws | agent CPU s per game (mean / max) | agent peak MB (max) |"+
 		" wins from drawn or lost after the 2nd shrink | lost at a shrink | most moving turns |")
-	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, m := range matches {
-		e := m.All
-		fmt.Fprintf(bw, "| %s | %d-%d-%d | %.3f [%.3f, %.3f] | %d-%d-%d | %d-%d-%d | %d / %d | %.1f / %.1f | %.1f | %d | %d | %d |\n",
+		e, u := m.All, m.UnfinishedAsDraws
+		fmt.Fprintf(bw, "| %s | %d-%d-%d | %.3f [%.3f, %.3f] | %d-%d-%d | %d-%d-%d | %d / %d | %.3f [%.3f, %.3f] | %.1f / %.1f | %.1f | %d | %d | %d |\n",
 			m.Opponent, e.Wins, e.Draws, e.Losses, e.Score, e.Low, e.High,
 			m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses, m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses,
-			m.Unfinished, m.Failed, m.MeanCPU, m.MaxCPU, m.MaxPeakMB, m.WinsFromDrawn, m.LostAtShrink, m.MaxMovingTurns)
+			m.Unfinished, m.Failed, u.Score, u.Low, u.High, m.MeanCPU, m.MaxCPU, m.MaxPeakMB, m.WinsFromDrawn, m.LostAtShrink, m.MaxMovingTurns)
 	}
 	fmt.Fprintln(bw)
 	for _, m := range matches {

@@ -113,11 +113,15 @@ func TestSummarise(t *testing.T) {
 	if m.Unfinished != 1 || m.Failed != 1 || m.MaxCPU != 40 || m.MeanCPU != 20 || m.MaxPeakMB != 50 {
 		t.Errorf("match %+v", m)
 	}
+	// The unfinished game counts as a draw there, the failed one not.
+	if u := m.UnfinishedAsDraws; u.Wins != 1 || u.Draws != 2 || u.Losses != 1 || u.Score != 0.5 || u.Low <= m.All.Low {
+		t.Errorf("unfinished as draws %+v, want 1-2-1, score 0.5, a narrower interval than %+v", u, m.All)
+	}
 	var out strings.Builder
 	if err := WriteText(&out, []Match{m}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "| x | 1-1-1 | 0.500") {
+	if !strings.Contains(out.String(), "| x | 1-1-1 | 0.500") || !strings.Contains(out.String(), "| 1 / 1 | 0.500 [") {
 		t.Errorf("table:\n%s", out.String())
 	}
 }
