@@ -57,3 +57,13 @@ func FinalMaterial(game env.Game) (Heuristic, error) {
 	}
 	return Material(game)
 }
+
+// TableMaterial returns game's material heuristic with the final board
+// and the solved endgame's value of the pieces if its last shrink came now
+// (env.FinalHeuristic): Material for games whose board does not shrink.
+func TableMaterial(game env.Game) (Heuristic, error) {
+	if h, ok := game.(env.FinalHeuristic); ok {
+		return h.TableMaterial(), nil
+	}
+	return Material(game)
+}

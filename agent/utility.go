@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/mcts"
@@ -29,7 +30,9 @@ import (
 // learns that late); or the game's Evaluation, the alpha-beta player's
 // static evaluation (for Watch Your Back! material, shrink danger, threats,
 // centre control and mobility); or FinalMaterial, which counts pieces on
-// the board the last shrink leaves as worth more. With Until the term is
+// the board the last shrink leaves as worth more; or TableMaterial, which
+// between the shrinks also counts the solved endgame's value of the
+// pieces as they would stand if the last shrink came now. With Until the term is
 // blended only into states before that move number, so that it can steer
 // an opening (Watch Your Back!'s placing phase) and leave the rest of the
 // game to the network. Terminal states keep their exact returns, so a win
@@ -41,14 +44,14 @@ type MaterialUtility struct {
 	// tanh(1) = 0.76 of the term; > 0.
 	Scale float64
 	// Term is the heuristic blended in: TermMaterial (or ""),
-	// TermShrink, TermEvaluation or TermFinal.
+	// TermShrink, TermEvaluation, TermFinal or TermTable.
 	Term string
 	// Until, when positive, blends the term only into states whose
 	// MoveNumber is below it; later states keep the inner value.
 	Until int
 }
 
-// The heuristics a MaterialUtility can blend in.
+// The heuristics a MaterialUtility can blend in (utilityTerms).
 const (
 	// TermMaterial is the game's Material heuristic.
 	TermMaterial = "material"
@@ -59,30 +62,78 @@ const (
 	TermEvaluation = "eval"
 	// TermFinal is the game's FinalMaterial heuristic.
 	TermFinal = "final"
+	// TermTable is the game's TableMaterial heuristic.
+	TermTable = "table"
 )
+
+// utilityTerm is one heuristic a MaterialUtility can blend in: its name,
+// a description for help and the function that gets it for a game.
+type utilityTerm struct {
+	name, help string
+	heuristic  func(env.Game) (Heuristic, error)
+}
+
+// utilityTerms lists the terms, the default (TermMaterial) first. It is
+// the one list that ValidTerm, TermNames, TermHelp and Wrap read.
+func utilityTerms() []utilityTerm {
+	return []utilityTerm{
+		{TermMaterial, "the material balance", Material},
+		{TermShrink, "the balance with pieces the next shrink eliminates discounted as it nears", ShrinkMaterial},
+		{TermEvaluation, "the alpha-beta player's evaluation", Evaluation},
+		{TermFinal, "the balance with pieces on the board the last shrink leaves counting 1.5", FinalMaterial},
+		{TermTable, "final's balance, and between the shrinks 2 pieces more for the side whose pieces would win the solved endgame if the last shrink came now", TableMaterial},
+	}
+}
 
 // DefaultMaterialScale is the MaterialUtility.Scale of agents that set a
 // weight but no scale: a lead of two pieces is worth tanh(1) of the term.
 const DefaultMaterialScale = 2
 
 // TermHelp describes the MaterialUtility terms for flag and spec help.
-const TermHelp = TermMaterial + " (the material balance), " + TermShrink +
-	" (the balance with pieces the next shrink eliminates discounted as it nears), " +
-	TermEvaluation + " (the alpha-beta player's evaluation) or " + TermFinal +
-	" (the balance with pieces on the board the last shrink leaves counting 1.5)"
+func TermHelp() string {
+	var parts []string
+	for _, t := range utilityTerms() {
+		parts = append(parts, t.name+" ("+t.help+")")
+	}
+	return orList(parts)
+}
+
+// TermNames lists the MaterialUtility terms, quoted, for error messages.
+func TermNames() string {
+	var parts []string
+	for _, t := range utilityTerms() {
+		parts = append(parts, `"`+t.name+`"`)
+	}
+	return orList(parts)
+}
+
+// orList joins "a, b or c".
+func orList(parts []string) string {
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
 
 // ValidTerm reports whether term names a MaterialUtility term ("" is
 // TermMaterial).
 func ValidTerm(term string) bool {
-	switch term {
-	case "", TermMaterial, TermShrink, TermEvaluation, TermFinal:
-		return true
-	}
-	return false
+	_, ok := findTerm(term)
+	return ok
 }
 
-// TermNames lists the MaterialUtility terms for error messages.
-const TermNames = `"` + TermMaterial + `", "` + TermShrink + `", "` + TermEvaluation + `" or "` + TermFinal + `"`
+// findTerm returns the term named term ("": TermMaterial).
+func findTerm(term string) (utilityTerm, bool) {
+	if term == "" {
+		term = TermMaterial
+	}
+	for _, t := range utilityTerms() {
+		if t.name == term {
+			return t, true
+		}
+	}
+	return utilityTerm{}, false
+}
 
 // Validate reports a weight outside [0, 1), a scale that is not > 0, an
 // unknown term or a negative Until.
@@ -93,7 +144,7 @@ func (u MaterialUtility) Validate() error {
 	case math.IsNaN(u.Scale) || math.IsInf(u.Scale, 0) || u.Scale <= 0:
 		return fmt.Errorf("material utility: scale %v: want a finite value > 0", u.Scale)
 	case !ValidTerm(u.Term):
-		return fmt.Errorf("material utility: term %q: want %s", u.Term, TermNames)
+		return fmt.Errorf("material utility: term %q: want %s", u.Term, TermNames())
 	case u.Until < 0:
 		return fmt.Errorf("material utility: until %d: want a move number >= 0 (0: every move)", u.Until)
 	}
@@ -109,16 +160,8 @@ func (u MaterialUtility) Wrap(game env.Game, eval mcts.Evaluator) (mcts.Evaluato
 	if u.Weight == 0 {
 		return eval, nil
 	}
-	term := Material
-	switch u.Term {
-	case TermShrink:
-		term = ShrinkMaterial
-	case TermEvaluation:
-		term = Evaluation
-	case TermFinal:
-		term = FinalMaterial
-	}
-	h, err := term(game)
+	term, _ := findTerm(u.Term) // Validate checked it
+	h, err := term.heuristic(game)
 	if err != nil {
 		return nil, fmt.Errorf("material utility: %w", err)
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/zerokit/zerokit/env"
@@ -201,6 +202,22 @@ func TestShrinkMaterial(t *testing.T) {
 }
 
 // Every term exists for every game, and the initial position is level
+// for each of them; the help and the names list every term.
+func TestUtilityTermsListed(t *testing.T) {
+	for _, term := range []string{TermMaterial, TermShrink, TermEvaluation, TermFinal, TermTable} {
+		if !ValidTerm(term) || !strings.Contains(TermHelp(), term+" (") || !strings.Contains(TermNames(), `"`+term+`"`) {
+			t.Errorf("term %q: valid %v, in help %q, in names %q", term, ValidTerm(term), TermHelp(), TermNames())
+		}
+	}
+	if ValidTerm("tables") || !ValidTerm("") {
+		t.Error(`ValidTerm: "tables" valid or "" not`)
+	}
+	if n := TermNames(); !strings.HasSuffix(n, ` or "table"`) || strings.Count(n, ",") != 3 {
+		t.Errorf("TermNames = %s", n)
+	}
+}
+
+// Every term exists for every game, and the initial position is level
 // for each of them.
 func TestUtilityTermsEveryGame(t *testing.T) {
 	sq, err := squatter.New(6)
@@ -208,7 +225,11 @@ func TestUtilityTermsEveryGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, g := range []env.Game{sq, tictactoe.New(), wyb.New(wybOpts)} {
-		for _, term := range []string{"", TermMaterial, TermShrink, TermEvaluation, TermFinal} {
+		terms := []string{""}
+		for _, t := range utilityTerms() {
+			terms = append(terms, t.name)
+		}
+		for _, term := range terms {
 			u := MaterialUtility{Weight: 0.3, Scale: 2, Term: term}
 			eval, err := u.Wrap(g, saturated{0.5})
 			if err != nil {
@@ -257,5 +278,28 @@ func TestFinalTermPlacesOnFinalBoard(t *testing.T) {
 		if got := final(a); got != tt.want {
 			t.Errorf("until %d: placed %s, on the final board %v, want %v", tt.until, s.ActionString(a), got, tt.want)
 		}
+	}
+}
+
+// TestTableTermValue: between the shrinks the table term blends in the
+// final-board balance plus wyb.TablePieces times the table's value of the
+// pieces if the second shrink came now, for the player to move.
+func TestTableTermValue(t *testing.T) {
+	s, _ := refereedLoss(t) // moving turn 185, Black to move
+	g := wyb.New(wyb.Options{})
+	now, ok := wyb.NewEndgame().ShrinkNow(s, s.CurrentPlayer())
+	if !ok || now == 0 {
+		t.Fatalf("the test wants a position whose pieces the shrink decides: %v, %v", now, ok)
+	}
+	h := g.FinalMaterial().Evaluate(s, s.CurrentPlayer()) + wyb.TablePieces*float64(now)
+	u := MaterialUtility{Weight: 0.25, Scale: 2, Term: TermTable}
+	eval, err := u.Wrap(g, saturated{0.8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	legal := s.LegalActions(nil)
+	got, err := eval.Evaluate(context.Background(), s, legal, make([]float32, len(legal)))
+	if want := 0.75*0.8 + 0.25*math.Tanh(h/2); err != nil || math.Abs(float64(got)-want) > 1e-6 {
+		t.Errorf("value %v (%v), want %v", got, err, want)
 	}
 }

@@ -40,10 +40,13 @@ type Heuristics interface {
 
 // FinalHeuristic is implemented by a Game whose board shrinks to a final
 // board: FinalMaterial is Material with pieces already on that board
-// worth more than pieces that still have to reach it. Games without one
-// use Material in its place.
+// worth more than pieces that still have to reach it; TableMaterial adds,
+// once the last shrink is near, the solved endgame's value of the pieces
+// as they would stand if it came now. Games without them use Material in
+// their place.
 type FinalHeuristic interface {
 	FinalMaterial() Heuristic
+	TableMaterial() Heuristic
 }
 
 // TextUI is implemented by a Game that a person can play in a terminal:

@@ -370,6 +370,7 @@ func TestSettingsValidate(t *testing.T) {
 		{"unknown material term", func(s *Settings) { s.MaterialTerm = "rollout" }, "material_term"},
 		{"material term without weight", func(s *Settings) { s.MaterialTerm = "shrink" }, "no effect with material_weight 0"},
 		{"final term until the placing ends", func(s *Settings) { s.MaterialWeight, s.MaterialTerm, s.MaterialUntil = 0.3, "final", 24 }, ""},
+		{"table term", func(s *Settings) { s.MaterialWeight, s.MaterialTerm = 0.3, "table" }, ""},
 		{"negative material until", func(s *Settings) { s.MaterialWeight, s.MaterialUntil = 0.3, -1 }, "material_until"},
 		{"material until without weight", func(s *Settings) { s.MaterialUntil = 24 }, "material_until"},
 	}

@@ -170,7 +170,7 @@ func searchKeys() map[string]string {
 		"tb":       "1 looks positions up in the game's tablebase, if it has one (Watch Your Back!: the solved endgame after the second shrink, for games without a turn limit, as the referee's), 0 does not (default: the agent's, else 1)",
 		"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
 		"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
-		"mterm":    "what the material term blends in: " + agent.TermHelp + " (default: the agent's, else " + agent.TermMaterial + ")",
+		"mterm":    "what the material term blends in: " + agent.TermHelp() + " (default: the agent's, else " + agent.TermMaterial + ")",
 		"muntil":   "blend the material term only into positions before this move number, e.g. 24 for Watch Your Back!'s placing phase (default: the agent's, else 0: every position)",
 		"weighted": "1 multiplies each move's simulations and time by the position's time weight (Watch Your Back!: up to 3 in the moving turns before the second shrink), as a clock's allotment does; max_nodes still bounds the tree (default: the agent's, else 0)",
 		"ptemp":    "policy temperature T: the search's priors are the network's P^(1/T), renormalised; above 1 flattens them (default: the agent's, else 0: none)",

@@ -31,11 +31,8 @@ type Settings struct {
 	// agent.DefaultMaterialScale).
 	MaterialScale float64 `json:"material_scale,omitempty"`
 	// MaterialTerm is agent.MaterialUtility.Term: the heuristic blended
-	// in ("" or agent.TermMaterial: the material balance;
-	// agent.TermShrink: the balance with pieces the next shrink eliminates
-	// discounted; agent.TermEvaluation: the alpha-beta player's
-	// evaluation; agent.TermFinal: the balance with pieces on the board
-	// the last shrink leaves worth more).
+	// in, one of those agent.TermHelp describes ("": agent.TermMaterial,
+	// the material balance).
 	MaterialTerm string `json:"material_term,omitempty"`
 	// MaterialUntil is agent.MaterialUtility.Until: when positive, the
 	// term is blended only into positions before that move number (24:
@@ -70,7 +67,7 @@ func (s Settings) Validate() error {
 	case math.IsNaN(s.MaterialScale) || math.IsInf(s.MaterialScale, 0) || s.MaterialScale < 0:
 		return bad("material_scale", s.MaterialScale, "want a finite value > 0, or 0 for the default")
 	case !agent.ValidTerm(s.MaterialTerm):
-		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), "want "+agent.TermNames)
+		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), "want "+agent.TermNames())
 	case s.MaterialTerm != "" && s.MaterialWeight == 0:
 		return bad("material_term", fmt.Sprintf("%q", s.MaterialTerm), "has no effect with material_weight 0: set a weight too")
 	case s.MaterialUntil < 0:

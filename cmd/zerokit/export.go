@@ -62,7 +62,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	sym := fs.Bool("sym", def.AverageSymmetries, "average the network's outputs over the board's symmetries (Watch Your Back!: the left-right mirror), one network call per symmetry")
 	maxNodes := fs.Int("max-nodes", mcts.AgentMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
 	material := fs.Float64("material", 0, "weight in [0, 1) of the material balance blended into the search's leaf values (0: the network's value alone)")
-	materialTerm := fs.String("material-term", "", "what -material blends in: "+agent.TermHelp+" (default "+agent.TermMaterial+")")
+	materialTerm := fs.String("material-term", "", "what -material blends in: "+agent.TermHelp()+" (default "+agent.TermMaterial+")")
 	materialScale := fs.Float64("material-scale", 0, "material lead worth tanh(1) of the material term (0: the default, 2)")
 	materialUntil := fs.Int("material-until", 0, "blend the material term only into positions before this move number, e.g. 24 for Watch Your Back!'s placing phase (0: every position)")
 	binary := fs.String("binary", "", "zerokit executable the Python adapter runs (default: this program)")

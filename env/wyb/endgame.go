@@ -362,3 +362,40 @@ func (sv *endgameSolver) predecessors(n int) {
 		}
 	}
 }
+
+// ShrinkNow is the table's value, for player, of s's pieces as they would
+// stand if the second shrink came now: the shrinks still to come applied
+// to s's board (their rings removed, their corners placed and capturing),
+// then White to move, as after the real second shrink. It tells what the
+// pieces' places are worth at the shrink, and means more the nearer it is.
+// ok is false for a state in the placing phase, after the second shrink,
+// or over.
+func (e *Endgame) ShrinkNow(s *State, player int) (value float32, ok bool) {
+	if s.phase != Moving || s.outcome != Ongoing || s.b.shrinks >= 2 {
+		return 0, false
+	}
+	b := s.b
+	for b.shrinks < 2 {
+		b.shrink()
+	}
+	switch endCheck(&b) {
+	case WhiteWins:
+		value = 1
+	case BlackWins:
+		value = -1
+	case Draw:
+		value = 0
+	default:
+		e.once.Do(e.build)
+		switch v := e.entries[e.index(b.pieces, WhitePlayer)]; v &^ entryMoves {
+		case entryWin:
+			value = 1
+		case entryLoss:
+			value = -1
+		}
+	}
+	if player == BlackPlayer {
+		value = -value
+	}
+	return value, true
+}
