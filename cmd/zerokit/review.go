@@ -30,8 +30,12 @@ search uses what the later ones proved, it prints what the search proved
 within -time and -nodes: the value of the move played for its player
 (wins, draws or loses, under best play on both sides, the table's after
 the second shrink), or "not proven"; and, when another move was proven
-better, that move ("a mistake"). Then, per player, the first move proven
-and the mistakes. A game lost at the shrink with no mistake proven was
+better, that move ("a mistake"); and between the shrinks what the table
+says of the position before the move were the second shrink to come now
+(wyb.Endgame.ShrinkNow: the pieces where they stand, White to move, as
+after the real one). The game's line says what the table says after the
+real second shrink. Then, per player, the first move proven and the
+mistakes. A game lost at the shrink with no mistake proven was
 decided before the moves the search can settle. The second shrink comes
 after action 215 (moving turn 192).
 
@@ -72,12 +76,13 @@ func runReview(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	case *perMove == 0 && *nodes == 0:
 		return errors.New("-time 0 and -nodes 0: a move's search would have no bound; set one")
 	}
-	reviewer, err := agent.NewReviewer(wyb.NewEndgame())
+	tb := wyb.NewEndgame()
+	reviewer, err := agent.NewReviewer(tb)
 	if err != nil {
 		return err
 	}
 	for _, name := range fs.Args() {
-		if err := reviewFile(ctx, reviewer, name, stdin, stdout, *from, *colour, *perMove, *nodes); err != nil {
+		if err := reviewFile(ctx, reviewer, tb, name, stdin, stdout, *from, *colour, *perMove, *nodes); err != nil {
 			return err
 		}
 	}
@@ -85,7 +90,7 @@ func runReview(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 }
 
 // reviewFile reviews the games of one file and prints them.
-func reviewFile(ctx context.Context, r *agent.Reviewer, name string, stdin io.Reader, w io.Writer, from int, colour string, perMove time.Duration, nodes int) error {
+func reviewFile(ctx context.Context, r *agent.Reviewer, tb *wyb.Endgame, name string, stdin io.Reader, w io.Writer, from int, colour string, perMove time.Duration, nodes int) error {
 	var b []byte
 	var err error
 	if name == "-" {
@@ -104,7 +109,7 @@ func reviewFile(ctx context.Context, r *agent.Reviewer, name string, stdin io.Re
 		if g.Game != reviewGame {
 			return fmt.Errorf("%s: %s is a game of %s: review needs Watch Your Back! under the referee's rules (%s), whose endgame is solved", name, g.Label, g.Game, reviewGame)
 		}
-		if err := reviewGameActions(ctx, r, g, w, from, colour, perMove, nodes); err != nil {
+		if err := reviewGameActions(ctx, r, tb, g, w, from, colour, perMove, nodes); err != nil {
 			return err
 		}
 	}
@@ -116,13 +121,17 @@ func reviewFile(ctx context.Context, r *agent.Reviewer, name string, stdin io.Re
 const reviewGame = "wyb-nolimit"
 
 // reviewGameActions reviews one game's moves and prints them.
-func reviewGameActions(ctx context.Context, r *agent.Reviewer, g web.RecordedGame, w io.Writer, from int, colour string, perMove time.Duration, nodes int) error {
+func reviewGameActions(ctx context.Context, r *agent.Reviewer, tb *wyb.Endgame, g web.RecordedGame, w io.Writer, from int, colour string, perMove time.Duration, nodes int) error {
 	name, actions := g.Label, g.Actions
 	// The position before each action, and the moves to review.
 	states := make([]*wyb.State, len(actions))
 	s := wyb.New(wyb.Options{TurnLimit: 0}).NewState()
 	var todo []reviewedMove
+	table := "" // the table's verdict after the second shrink
 	for i, a := range actions {
+		if v, _, ok := tb.Probe(s); ok && table == "" {
+			table = fmt.Sprintf("; the table after the second shrink: %s %s", s.RefereeColour(), valueWord(v))
+		}
 		states[i] = s.Clone().(*wyb.State)
 		if c := s.RefereeColour(); i >= from && (colour == "both" || colour == c) {
 			todo = append(todo, reviewedMove{number: i, colour: c, played: a, text: s.ActionString(a)})
@@ -133,7 +142,7 @@ func reviewGameActions(ctx context.Context, r *agent.Reviewer, g web.RecordedGam
 	}
 	last := s
 	var err error
-	fmt.Fprintf(w, "%s: %d actions, %s\n", name, len(actions), transcriptResult(last))
+	fmt.Fprintf(w, "%s: %d actions, %s%s\n", name, len(actions), transcriptResult(last), table)
 	if g.Note != "" {
 		fmt.Fprintf(w, "  note: %s\n", g.Note)
 	}
@@ -161,7 +170,11 @@ func reviewGameActions(ctx context.Context, r *agent.Reviewer, g web.RecordedGam
 	by := map[string]*firsts{"W": {}, "B": {}}
 	for i := range todo {
 		m := &todo[i]
-		fmt.Fprintf(w, "  action %d %s %s: %s (%d positions, %.1fs)\n", m.number, m.colour, m.text, reviewText(states[m.number], m.rev), m.rev.Nodes, m.took.Seconds())
+		now := ""
+		if v, ok := tb.ShrinkNow(states[m.number], states[m.number].CurrentPlayer()); ok {
+			now = "; were the second shrink now: " + valueWord(v)
+		}
+		fmt.Fprintf(w, "  action %d %s %s: %s%s (%d positions, %.1fs)\n", m.number, m.colour, m.text, reviewText(states[m.number], m.rev), now, m.rev.Nodes, m.took.Seconds())
 		f := by[m.colour]
 		if m.rev.Solved && f.first == nil {
 			f.first = m

@@ -73,7 +73,7 @@ func TestReviewCommand(t *testing.T) {
 	}
 	line := fmt.Sprintf("action %d %s %s: ", number, colour, text)
 	i := strings.Index(out, line)
-	if i < 0 || !strings.Contains(strings.SplitN(out[i:], "\n", 2)[0], "; a mistake: ") {
+	if i < 0 || !strings.Contains(strings.SplitN(out[i:], "\n", 2)[0], "; a mistake: ") || !strings.Contains(strings.SplitN(out[i:], "\n", 2)[0], "; were the second shrink now: ") {
 		t.Fatalf("no mistake reported at %q:\n%s", line, out)
 	}
 	if !strings.Contains(out, fmt.Sprintf("%s: first move proven at action", colour)) || !strings.Contains(out, "mistakes proven at actions [") ||
@@ -109,6 +109,37 @@ func TestReviewCommand(t *testing.T) {
 	}
 	if out, _, err := runCmd(t, runReview, "-from", "0", "-nodes", "100", broken); err != nil || !strings.Contains(out, ": 0 actions, no result") || !strings.Contains(out, "  note: the board at line 11 does not follow") {
 		t.Errorf("a transcript with a board missing: %v\n%s", err, out)
+	}
+	// A game past the second shrink: its line gives the table's verdict
+	// there.
+	var past []int
+	var verdict string
+	table := wyb.NewEndgame()
+	for seed := uint64(1); verdict == "" && seed < 100; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		st := wyb.New(wyb.Options{TurnLimit: 0}).NewState()
+		past = past[:0]
+		for !st.IsTerminal() && len(past) < wyb.PlacingTurns+wyb.SecondShrink+4 {
+			if v, _, ok := table.Probe(st); ok && verdict == "" {
+				verdict = fmt.Sprintf("the table after the second shrink: %s %s", st.RefereeColour(), valueWord(v))
+			}
+			legal := st.LegalActions(nil)
+			a := legal[rng.IntN(len(legal))]
+			past = append(past, a)
+			if err := st.ApplyAction(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if verdict == "" {
+		t.Fatal("no random game reached the table")
+	}
+	pastFile := filepath.Join(t.TempDir(), "past.jsonl")
+	if err := os.WriteFile(pastFile, []byte(fmt.Sprintf(`{"game":"wyb-nolimit","actions":%s}`, strings.ReplaceAll(fmt.Sprint(past), " ", ","))+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := runCmd(t, runReview, "-from", "1000", "-nodes", "1", pastFile); err != nil || !strings.Contains(strings.SplitN(out, "\n", 2)[0], verdict) {
+		t.Errorf("a game past the second shrink: %v\n%s\nwant %q on its line", err, out, verdict)
 	}
 	// Games of another game are refused.
 	ttt := filepath.Join(t.TempDir(), "ttt.jsonl")
