@@ -35,11 +35,11 @@ const DefaultFinal = 0.5
 // endgame's value, for the player asked, of the pieces as they would stand
 // if the second shrink came now (Endgame.ShrinkNow), between the first
 // shrink and the second: a side whose pieces would lose the endgame if
-// the board shrank now is TablePieces worse off. Over the 194 Black games
-// of docs/results.md (sessions 22 and 25) whose table result is known, at
-// action 170 that value already called 11 of the 17 table losses, and 3
-// of the other 177 games. In a game with a turn limit, or before the first
-// shrink, it is FinalMaterial. It implements env.FinalHeuristic.
+// the board shrank now is TablePieces worse off. Before Black's move at
+// action 171 (moving turn 147) that value already called 9 of the 17 table
+// losses of 194 refereed Black games, and 5 of the other 177
+// (docs/results.md, session 26). In a game with a turn limit, or before
+// the first shrink, it is FinalMaterial. It implements env.FinalHeuristic.
 func (g *Game) TableMaterial() env.Heuristic {
 	final := Weights{Final: DefaultFinal}
 	if g.opts.TurnLimit != 0 {
