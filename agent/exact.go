@@ -265,27 +265,11 @@ func exactImprove(ctx context.Context, s env.State, tb env.Tablebase, tt *exactT
 
 // improve is exactImprove with x's context, table and node limit.
 func (x *exactSolver) improve(s env.State, res mcts.Result) (action int, ok bool) {
-	me := s.CurrentPlayer()
 	order := byVisits(s.LegalActions(nil), res)
 	if len(order) < 2 || order[0] != res.Action {
 		return 0, false
 	}
-	rootValue := func(a int, alpha, beta float32) (float32, error) {
-		next := s.Clone()
-		if err := next.ApplyAction(a); err != nil {
-			return 0, err
-		}
-		switch {
-		case next.IsTerminal():
-			return next.Returns()[me], nil
-		case next.CurrentPlayer() == me:
-			return x.value(next, alpha, beta, 1)
-		default:
-			v, err := x.value(next, -beta, -alpha, 1)
-			return -v, err
-		}
-	}
-	best, err := rootValue(res.Action, -1, 1)
+	best, err := x.actionValue(s, res.Action, -1, 1)
 	if err != nil {
 		return 0, false
 	}
@@ -294,7 +278,7 @@ func (x *exactSolver) improve(s env.State, res mcts.Result) (action int, ok bool
 		if best >= 1 {
 			break
 		}
-		v, err := rootValue(a, best, 1)
+		v, err := x.actionValue(s, a, best, 1)
 		if err != nil {
 			break
 		}
@@ -303,6 +287,26 @@ func (x *exactSolver) improve(s env.State, res mcts.Result) (action int, ok bool
 		}
 	}
 	return action, action != res.Action
+}
+
+// actionValue is the value of action a of s for s's player to move, proven
+// within [alpha, beta] (fail-soft: at or below alpha an upper bound, at or
+// above beta a lower bound).
+func (x *exactSolver) actionValue(s env.State, a int, alpha, beta float32) (float32, error) {
+	me := s.CurrentPlayer()
+	next := s.Clone()
+	if err := next.ApplyAction(a); err != nil {
+		return 0, err
+	}
+	switch {
+	case next.IsTerminal():
+		return next.Returns()[me], nil
+	case next.CurrentPlayer() == me:
+		return x.value(next, alpha, beta, 1)
+	default:
+		v, err := x.value(next, -beta, -alpha, 1)
+		return -v, err
+	}
 }
 
 // byVisits returns legal ordered by the search's visits in res, most

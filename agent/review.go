@@ -62,26 +62,8 @@ func (r *Reviewer) Move(ctx context.Context, s env.State, played int, nodes int)
 		nodes = int(^uint(0) >> 1)
 	}
 	x := &exactSolver{ctx: ctx, tb: r.tb, tt: r.tt, limit: nodes}
-	me := s.CurrentPlayer()
-	// value is the value of a for me, proven within [alpha, beta]
-	// (fail-soft: above alpha it is a lower bound).
-	value := func(a int, alpha, beta float32) (float32, error) {
-		next := s.Clone()
-		if err := next.ApplyAction(a); err != nil {
-			return 0, err
-		}
-		switch {
-		case next.IsTerminal():
-			return next.Returns()[me], nil
-		case next.CurrentPlayer() == me:
-			return x.value(next, alpha, beta, 1)
-		default:
-			v, err := x.value(next, -beta, -alpha, 1)
-			return -v, err
-		}
-	}
 	rev := Review{Better: -1}
-	v, err := value(played, -1, 1)
+	v, err := x.actionValue(s, played, -1, 1)
 	rev.Nodes = x.nodes
 	if err != nil {
 		return rev, budgetOr(err)
@@ -96,7 +78,7 @@ func (r *Reviewer) Move(ctx context.Context, s env.State, played int, nodes int)
 		if a == played {
 			continue
 		}
-		v, err := value(a, best, 1)
+		v, err := x.actionValue(s, a, best, 1)
 		rev.Nodes = x.nodes
 		if err != nil {
 			rev.Complete = false
