@@ -31,8 +31,8 @@ import (
 // static evaluation (for Watch Your Back! material, shrink danger, threats,
 // centre control and mobility); or FinalMaterial, which counts pieces on
 // the board the last shrink leaves as worth more; or TableMaterial, which
-// between the shrinks also counts the solved endgame's value of the
-// pieces as they would stand if the last shrink came now. With Until the term is
+// between the shrinks also counts the solved endgame's value of the pieces
+// as they would stand if the last shrink came now. With Until the term is
 // blended only into states before that move number, so that it can steer
 // an opening (Watch Your Back!'s placing phase) and leave the rest of the
 // game to the network. Terminal states keep their exact returns, so a win

@@ -64,7 +64,7 @@ func runReview(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	switch {
 	case fs.NArg() == 0:
 		fs.Usage()
-		return errors.New("no transcript named (a referee.py output file, or - for stdin)")
+		return errors.New("no game file named (a referee.py transcript, another game file zerokit web reads, or - for stdin)")
 	case *from < 0:
 		return fmt.Errorf("-from %d: want an action number >= 0", *from)
 	case *colour != "W" && *colour != "B" && *colour != "both":
@@ -140,9 +140,7 @@ func reviewGameActions(ctx context.Context, r *agent.Reviewer, tb *wyb.Endgame, 
 			return fmt.Errorf("%s: action %d: %w", name, i, err)
 		}
 	}
-	last := s
-	var err error
-	fmt.Fprintf(w, "%s: %d actions, %s%s\n", name, len(actions), transcriptResult(last), table)
+	fmt.Fprintf(w, "%s: %d actions, %s%s\n", name, len(actions), transcriptResult(s), table)
 	if g.Note != "" {
 		fmt.Fprintf(w, "  note: %s\n", g.Note)
 	}
@@ -153,6 +151,7 @@ func reviewGameActions(ctx context.Context, r *agent.Reviewer, tb *wyb.Endgame, 
 			mctx, cancel = context.WithTimeout(ctx, perMove)
 		}
 		start := time.Now()
+		var err error
 		m.rev, err = r.Move(mctx, states[m.number], m.played, nodes)
 		m.took = time.Since(start)
 		cancel()

@@ -89,7 +89,7 @@ func TestReviewCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "no transcript named"},
+		{nil, "no game file named"},
 		{[]string{"-colour", "red", path}, `-colour "red"`},
 		{[]string{"-from", "-1", path}, "-from -1"},
 		{[]string{"-time", "0", path}, "would have no bound"},
