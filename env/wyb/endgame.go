@@ -80,16 +80,23 @@ func (e *Endgame) Probe(s env.State) (value float32, actions int, ok bool) {
 	if !isWYB || !st.inEndgame() {
 		return 0, 0, false
 	}
+	value, actions = e.lookup(st.b.pieces, st.mover())
+	return value, actions, true
+}
+
+// lookup is the table's value of the position with pieces, mover to move,
+// for mover, and the actions to the end (0 for a draw); it builds the
+// table on first use.
+func (e *Endgame) lookup(pieces [2]uint64, mover int) (value float32, actions int) {
 	e.once.Do(e.build)
-	v := e.entries[e.index(st.b.pieces, st.mover())]
-	n := int(v & entryMoves)
+	v := e.entries[e.index(pieces, mover)]
 	switch v &^ entryMoves {
 	case entryWin:
-		return 1, n, true
+		return 1, int(v & entryMoves)
 	case entryLoss:
-		return -1, n, true
+		return -1, int(v & entryMoves)
 	}
-	return 0, 0, true
+	return 0, 0
 }
 
 // compact maps a bitboard of pieces on the playable squares to a 12-bit
@@ -369,7 +376,8 @@ func (sv *endgameSolver) predecessors(n int) {
 // then White to move, as after the real second shrink. It tells what the
 // pieces' places are worth at the shrink, and means more the nearer it is.
 // ok is false for a state in the placing phase, after the second shrink,
-// or over.
+// or over. The turn limit is not looked at: under one the table is not the
+// endgame's value (TableMaterial does not use it there).
 func (e *Endgame) ShrinkNow(s *State, player int) (value float32, ok bool) {
 	if s.phase != Moving || s.outcome != Ongoing || s.b.shrinks >= 2 {
 		return 0, false
@@ -386,13 +394,7 @@ func (e *Endgame) ShrinkNow(s *State, player int) (value float32, ok bool) {
 	case Draw:
 		value = 0
 	default:
-		e.once.Do(e.build)
-		switch v := e.entries[e.index(b.pieces, WhitePlayer)]; v &^ entryMoves {
-		case entryWin:
-			value = 1
-		case entryLoss:
-			value = -1
-		}
+		value, _ = e.lookup(b.pieces, WhitePlayer)
 	}
 	if player == BlackPlayer {
 		value = -value
