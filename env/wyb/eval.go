@@ -41,7 +41,7 @@ const DefaultFinal = 0.5
 // (docs/results.md, session 26). In a game with a turn limit, or before
 // the first shrink, it is FinalMaterial. It implements env.FinalHeuristic.
 func (g *Game) TableMaterial() env.Heuristic {
-	final := Weights{Final: DefaultFinal}
+	final := g.FinalMaterial()
 	if g.opts.TurnLimit != 0 {
 		return final
 	}
