@@ -64,7 +64,8 @@ agent with its own search.
 A long match (100 games at equal time take over an hour on two cores)
 can run in pieces: -json FILE is rewritten after every game, and the same
 command with -resume, after a stop or a crash, plays only the games FILE
-lacks (it must hold the same agent's games under the same limits).
+lacks (it must hold the same agent's games under the same limits: the
+same weights with the same search and serve arguments).
 
 flags:
 `
@@ -166,10 +167,7 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		if err != nil {
 			return fmt.Errorf("-agent: %w", err)
 		}
-		search = searchSummary(m.Search)
-		if len(serveArgs) > 0 {
-			search += ", serve " + strings.Join(serveArgs, " ")
-		}
+		search = agentSearch(m, serveArgs)
 		if squatter {
 			search += fmt.Sprintf(", in the Java referee on %dx%d", n, n)
 		} else {
@@ -293,15 +291,34 @@ func agentBinaryEnv(dir, bin string) []string {
 }
 
 // agentID names the agent of dir in refbench's records: its weights'
-// SHA-256 from its manifest, else the directory's absolute path.
+// SHA-256 and its search (agentSearch) from its manifest, else the
+// directory's absolute path. The search is part of the name so that
+// -resume does not mix the games of two searches with the same weights
+// (an agent.json whose settings were changed between runs) into one
+// result.
 func agentID(dir string) string {
 	if m, err := neural.ReadManifest(dir); err == nil && m.WeightsSHA256 != "" {
-		return "weights sha256 " + m.WeightsSHA256
+		id := "weights sha256 " + m.WeightsSHA256
+		if _, serveArgs, err := export.Adapter(dir); err == nil {
+			id += ", search " + agentSearch(m, serveArgs)
+		}
+		return id
 	}
 	if abs, err := filepath.Abs(dir); err == nil {
 		return abs
 	}
 	return dir
+}
+
+// agentSearch describes the search of an exported agent whose adapter
+// passes serveArgs to "zerokit serve", e.g. "sims2000-1s-solver (puct),
+// serve -game-time 55s".
+func agentSearch(m neural.Manifest, serveArgs []string) string {
+	s := searchSummary(m.Search)
+	if len(serveArgs) > 0 {
+		s += ", serve " + strings.Join(serveArgs, " ")
+	}
+	return s
 }
 
 // earlierGames returns the games recorded in path for opts.Done when
