@@ -345,6 +345,57 @@ func TestSpecKind(t *testing.T) {
 	}
 }
 
+// TestSpecKindMaterialOff checks that material=0 turns off the material
+// term of the agent a spec names (the shipped Watch Your Back! agent's), and
+// that a term named with it is still refused.
+func TestSpecKindMaterialOff(t *testing.T) {
+	shipped := filepath.Join("..", "..", "agents", "wyb")
+	m, err := ReadManifest(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Search.MaterialWeight == 0 || m.Search.MaterialTerm == "" {
+		t.Skipf("the shipped agent's search has no material term to turn off: %+v", m.Search)
+	}
+	pool := NewPool(Options{})
+	defer pool.Close()
+	reg := spec.Default()
+	if err := reg.Register(KindName, pool.Kind()); err != nil {
+		t.Fatal(err)
+	}
+	game := wyb.New(wyb.Options{})
+	off := m.Search
+	off.MaterialWeight, off.MaterialTerm, off.MaterialUntil = 0, "", 0
+	for _, tc := range []struct {
+		params  string
+		want    Settings
+		wantErr string
+	}{
+		{"", m.Search, ""},
+		{",material=0", off, ""},
+		{",material=0,mterm=table", Settings{}, "set a weight too"},
+		{",material=0,muntil=24", Settings{}, "set a weight too"},
+	} {
+		built, err := reg.Build(game, "net:path="+shipped+tc.params)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%q: error %v, want one containing %q", tc.params, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.params, err)
+		}
+		a, err := built.NewAgent(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.(*Agent).Settings(); got != tc.want {
+			t.Errorf("%q: settings %+v, want %+v", tc.params, got, tc.want)
+		}
+	}
+}
+
 func TestSettingsValidate(t *testing.T) {
 	ok := DefaultSettings()
 	tests := []struct {

@@ -168,7 +168,7 @@ func searchKeys() map[string]string {
 		"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
 		"solver":   "1 runs MCTS-Solver: every move of an expanded position is tried for a game end, proven wins and losses propagate, a proven win is always played and a proven loss never while another move remains (default: the agent's, else 0)",
 		"tb":       "1 looks positions up in the game's tablebase, if it has one (Watch Your Back!: the solved endgame after the second shrink, for games without a turn limit, as the referee's), 0 does not (default: the agent's, else 1)",
-		"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone)",
+		"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone; 0 turns off the agent's term)",
 		"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
 		"mterm":    "what the material term blends in: " + agent.TermHelp() + " (default: the agent's, else " + agent.TermMaterial + ")",
 		"muntil":   "blend the material term only into positions before this move number, e.g. 24 for Watch Your Back!'s placing phase (default: the agent's, else 0: every position)",
@@ -240,6 +240,7 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	if s.MaterialUntil, err = p.Int("muntil", s.MaterialUntil, 0, math.MaxInt32); err != nil {
 		return Settings{}, err
 	}
+	s.ClearIdleMaterial(p.Has("mterm"), p.Has("muntil"))
 	if s.AverageSymmetries, err = p.Bool("sym", s.AverageSymmetries); err != nil {
 		return Settings{}, err
 	}

@@ -78,6 +78,23 @@ func (s Settings) Validate() error {
 	return nil
 }
 
+// ClearIdleMaterial clears the material term's name and move limit when
+// its weight is 0, except those that termGiven and untilGiven say were set
+// by the same override. A weight of 0 then turns off the term that a base
+// (a shipped agent's search, say) had, while a term named with no weight
+// stays an error for Validate to report.
+func (s *Settings) ClearIdleMaterial(termGiven, untilGiven bool) {
+	if s.MaterialWeight != 0 {
+		return
+	}
+	if !termGiven {
+		s.MaterialTerm = ""
+	}
+	if !untilGiven {
+		s.MaterialUntil = 0
+	}
+}
+
 // Utility is the material utility of these settings.
 func (s Settings) Utility() agent.MaterialUtility {
 	u := agent.MaterialUtility{Weight: s.MaterialWeight, Scale: s.MaterialScale, Term: s.MaterialTerm, Until: s.MaterialUntil}

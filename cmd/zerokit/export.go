@@ -176,9 +176,11 @@ func checkpointFile(path string) (string, error) {
 }
 
 // overrideSettings returns base with the search settings of the export
-// flags that were given on the command line taken from flags.
+// flags that were given on the command line taken from flags. -material 0
+// turns off base's material term (Settings.ClearIdleMaterial).
 func overrideSettings(fs *flag.FlagSet, base, flags neural.Settings) neural.Settings {
 	s := base
+	var termGiven, untilGiven bool
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "sims":
@@ -206,12 +208,13 @@ func overrideSettings(fs *flag.FlagSet, base, flags neural.Settings) neural.Sett
 		case "material":
 			s.MaterialWeight = flags.MaterialWeight
 		case "material-term":
-			s.MaterialTerm = flags.MaterialTerm
+			s.MaterialTerm, termGiven = flags.MaterialTerm, true
 		case "material-scale":
 			s.MaterialScale = flags.MaterialScale
 		case "material-until":
-			s.MaterialUntil = flags.MaterialUntil
+			s.MaterialUntil, untilGiven = flags.MaterialUntil, true
 		}
 	})
+	s.ClearIdleMaterial(termGiven, untilGiven)
 	return s
 }

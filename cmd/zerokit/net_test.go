@@ -113,6 +113,25 @@ func TestExportCommand(t *testing.T) {
 		sm.Provenance.Command != orig.Provenance.Command {
 		t.Errorf("exported shipped agent %+v, want %s with %+v and its provenance", sm, orig.Name, wantSearch)
 	}
+	// -material 0 turns off the shipped agent's material term and its
+	// companions; naming a term with it is still refused.
+	offOut := filepath.Join(dir, "shipped-off")
+	if _, stderr, err := runCmd(t, runExport, "-out", offOut, "-material", "0", "-cache", filepath.Join(dir, "cache")); err != nil {
+		t.Fatalf("export of the shipped agent with -material 0: %v\n%s", err, stderr)
+	}
+	om, err := neural.ReadManifest(offOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOff := orig.Search
+	wantOff.MaterialWeight, wantOff.MaterialTerm, wantOff.MaterialUntil = 0, "", 0
+	if om.Search != wantOff {
+		t.Errorf("exported with -material 0: %+v, want %+v", om.Search, wantOff)
+	}
+	if _, _, err := runCmd(t, runExport, "-out", filepath.Join(dir, "shipped-off-term"), "-material", "0", "-material-term", "table",
+		"-cache", filepath.Join(dir, "cache")); err == nil || !strings.Contains(err.Error(), "set a weight too") {
+		t.Errorf("export -material 0 -material-term table: error %v, want one saying the term needs a weight", err)
+	}
 	// From an exported agent directory, with an adapter that names no
 	// path (how a run's agent is copied into agents/): the name, source,
 	// provenance and search are kept.
