@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/zerokit/zerokit/agent/spec"
-	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/gamefile"
 	"github.com/zerokit/zerokit/mcts"
 )
 
@@ -252,100 +252,6 @@ func TestResign(t *testing.T) {
 	}
 }
 
-// Each format the toolkit writes reads back as the game that was played.
-func TestParseGames(t *testing.T) {
-	long, _ := randomGame(t, "wyb-nolimit", 11, 400) // long enough to shrink
-	sq, _ := randomGame(t, "squatter7", 5, 100)
-	shard := shardBytes(t, selfPlayRecord(t, "squatter6", 1), selfPlayRecord(t, "squatter6", 2))
-	evalLine, err := json.Marshal(notation(t, "squatter7", sq))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name, file, game string
-		want             [][]int
-		players          [2]string
-		sameBoards       bool // the file has boards, not actions
-	}{
-		{"net-server games.jsonl", refereeLine(t, long) + "\n\n" + refereeLine(t, long[:30]) + "\n", "", [][]int{long, long[:30]}, [2]string{"alice", "bob"}, false},
-		{"referee transcript", transcript(t, long), "", [][]int{long}, [2]string{}, true},
-		{"two transcripts", transcript(t, long[:50]) + transcript(t, long[:20]), "", [][]int{long[:50], long[:20]}, [2]string{}, true},
-		{"eval -record, notation", string(evalLine) + "\n", "squatter7", [][]int{sq}, [2]string{}, false},
-		{"action numbers", fmt.Sprintf(`{"game":"squatter7","actions":%s}`, mustJSON(t, sq)), "", [][]int{sq}, [2]string{}, false},
-		{"self-play shard", string(shard), "", [][]int{selfPlayRecord(t, "squatter6", 1).Actions, selfPlayRecord(t, "squatter6", 2).Actions}, [2]string{}, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseGames([]byte(tc.file), tc.game, "f")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(tc.want) {
-				t.Fatalf("%d games, want %d", len(got), len(tc.want))
-			}
-			for i, g := range got {
-				if g.Note != "" {
-					t.Errorf("game %d: note %q", i, g.Note)
-				}
-				if tc.sameBoards {
-					// Two suicidal placements leave the same board: a
-					// transcript tells positions, not always actions.
-					if a, b := boards(t, g.Game, g.Actions), boards(t, g.Game, tc.want[i]); a != b {
-						t.Errorf("game %d: positions\n%s\nwant\n%s", i, a, b)
-					}
-				} else if fmt.Sprint(g.Actions) != fmt.Sprint(tc.want[i]) {
-					t.Errorf("game %d: actions %v, want %v", i, g.Actions, tc.want[i])
-				}
-				if g.Players != tc.players {
-					t.Errorf("game %d: players %q, want %q", i, g.Players, tc.players)
-				}
-				if _, err := NewReplay(g); err != nil {
-					t.Errorf("game %d: %v", i, err)
-				}
-			}
-		})
-	}
-	// An illegal action keeps the game up to it, with a note.
-	bad := `[[3,4],[3,3],[3,4]]`
-	got, err := ParseGames([]byte(bad), "", "f")
-	if err != nil || len(got) != 1 || len(got[0].Actions) != 2 || !strings.Contains(got[0].Note, "action 2") {
-		t.Errorf("illegal third action: %+v, %v", got, err)
-	}
-}
-
-// boards lists the boards of a game's positions.
-func boards(t *testing.T, name string, actions []int) string {
-	rep, err := NewReplay(RecordedGame{Game: name, Actions: actions})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sb strings.Builder
-	for _, p := range rep.Positions {
-		sb.WriteString(p.Board + "\n")
-	}
-	return sb.String()
-}
-
-func notation(t *testing.T, name string, actions []int) []string {
-	s := newGameT(t, name).NewInitialState()
-	var out []string
-	for _, a := range actions {
-		out = append(out, s.ActionString(a))
-		if err := s.ApplyAction(a); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
-}
-
-func mustJSON(t *testing.T, v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // The shrinking board, the corners and the captures are in the replay's
 // positions.
 func TestReplayShowsShrinkAndCaptures(t *testing.T) {
@@ -353,7 +259,7 @@ func TestReplayShowsShrinkAndCaptures(t *testing.T) {
 	if len(long) < 24+129 {
 		t.Skipf("the random game ended after %d actions, before the first shrink", len(long))
 	}
-	rep, err := NewReplay(RecordedGame{Game: "wyb-nolimit", Actions: long})
+	rep, err := NewReplay(gamefile.Game{Game: "wyb-nolimit", Actions: long})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,28 +277,6 @@ func TestReplayShowsShrinkAndCaptures(t *testing.T) {
 	if captures == 0 {
 		t.Error("no capture in a random game of", len(long), "actions")
 	}
-}
-
-func shardBytes(t *testing.T, recs ...*data.Record) []byte {
-	dir := t.TempDir()
-	w, err := data.NewWriter(dir, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if err := w.Add(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path, err := w.Flush()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // The metrics endpoint hands out complete lines only, from an offset.
@@ -422,24 +306,4 @@ func TestMetricsIncremental(t *testing.T) {
 	if m4, err := readMetrics(filepath.Join(dir, "none"), 0); err != nil || !m4.Missing {
 		t.Errorf("missing file: %+v, %v", m4, err)
 	}
-}
-
-func FuzzParseGames(f *testing.F) {
-	f.Add([]byte(`[[3,4],[3,3],null]`), "")
-	f.Add([]byte(`{"game":"squatter6","actions":["1,2",3]}`), "")
-	f.Add([]byte("X - - - - - - X\n- - -\n\n\n\n\n\nX - - - - - - X\n0 turns into the placing phase\n"), "wyb")
-	f.Add([]byte("ZKSHARD\x01"), "")
-	f.Add([]byte("ZKGAME\x00\x01"), "")
-	f.Fuzz(func(t *testing.T, b []byte, game string) {
-		games, err := ParseGames(b, game, "fuzz")
-		if err != nil {
-			return
-		}
-		for _, g := range games {
-			// A parsed game replays: its actions were checked.
-			if _, err := NewReplay(g); err != nil {
-				t.Fatalf("game %q parsed but does not replay: %v", g.Label, err)
-			}
-		}
-	})
 }

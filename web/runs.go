@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/zerokit/zerokit/data"
+	"github.com/zerokit/zerokit/gamefile"
 	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/selfplay/gamestore"
 )
@@ -224,7 +225,7 @@ func runGame(dir, ref string) (Replay, error) {
 	default:
 		return Replay{}, badRequest("game reference %q: want pending/game-N.zkg or shard-N.zk#K", ref)
 	}
-	g, err := fromRecord(rec, "self-play game "+strings.TrimPrefix(ref, "pending/"))
+	g, err := gamefile.FromRecord(rec, "self-play game "+strings.TrimPrefix(ref, "pending/"))
 	if err != nil {
 		return Replay{}, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/env/wyb"
-	"github.com/zerokit/zerokit/web"
+	"github.com/zerokit/zerokit/gamefile"
 )
 
 const reviewUsage = `usage: zerokit review [flags] FILE...
@@ -101,7 +101,7 @@ func reviewFile(ctx context.Context, r *agent.Reviewer, tb *wyb.Endgame, name st
 	if err != nil {
 		return err
 	}
-	games, err := web.ParseGames(b, reviewGame, name)
+	games, err := gamefile.Parse(b, reviewGame, name)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func reviewFile(ctx context.Context, r *agent.Reviewer, tb *wyb.Endgame, name st
 const reviewGame = "wyb-nolimit"
 
 // reviewGameActions reviews one game's moves and prints them.
-func reviewGameActions(ctx context.Context, r *agent.Reviewer, tb *wyb.Endgame, g web.RecordedGame, w io.Writer, from int, colour string, perMove time.Duration, nodes int) error {
+func reviewGameActions(ctx context.Context, r *agent.Reviewer, tb *wyb.Endgame, g gamefile.Game, w io.Writer, from int, colour string, perMove time.Duration, nodes int) error {
 	name, actions := g.Label, g.Actions
 	// The position before each action, and the moves to review.
 	states := make([]*wyb.State, len(actions))

@@ -38,12 +38,14 @@ var ranks = map[string]int{
 	"selfplay": 3,
 	"runstore": 3,
 	// What plays agents: the shipped ones, matches (arena, the referee
-	// bench), the browser front end.
-	"agents": 4,
-	"arena":  4,
-	"web":    4,
-	// What wires all that: the network protocol's server (its tables are
-	// Elo fits), the trainer.
+	// bench); what reads the games of every file (records, self-play's
+	// pending games, referee transcripts).
+	"agents":   4,
+	"arena":    4,
+	"gamefile": 4,
+	// What wires all that: the browser front end, the network protocol's
+	// server (its tables are Elo fits), the trainer.
+	"web":   5,
 	"wubpp": 5,
 	"train": 5,
 	// The command line.

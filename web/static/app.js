@@ -247,7 +247,7 @@ function showAnalysis(el, an, colours, heading) {
 // -------------------------------------------------------------- replay
 
 const replay = {
-  games: [],     // RecordedGame list of the file
+  games: [],     // gamefile.Game list of the file
   rep: null,     // the Replay shown
   at: 0,
   analysis: null,
