@@ -42,20 +42,6 @@ type Game struct {
 // MaxGames bounds the games read from one file.
 const MaxGames = 10000
 
-// newGame builds the game named name ("wyb", "wyb-nolimit", "squatter7",
-// ...).
-func newGame(name string) (env.Game, error) {
-	c, err := games.ConfigFromName(name)
-	if err != nil {
-		return nil, err
-	}
-	g, err := games.New(c)
-	if err != nil {
-		return nil, fmt.Errorf("game %q: %w", name, err)
-	}
-	return g, nil
-}
-
 // Magic numbers of the binary files a run writes.
 const (
 	shardMagic   = "ZKSHARD"
@@ -133,7 +119,7 @@ func FromRecord(rec data.Record, label string) (Game, error) {
 	if err := rec.Validate(); err != nil {
 		return Game{}, fmt.Errorf("%s: %w", label, err)
 	}
-	if _, err := newGame(rec.Game); err != nil {
+	if _, err := games.ByName(rec.Game); err != nil {
 		return Game{}, fmt.Errorf("%s: %w", label, err)
 	}
 	g := Game{Game: rec.Game, Label: fmt.Sprintf("%s (network step %d, seed %d)", label, rec.Meta.NetworkStep, rec.Meta.Seed),
@@ -183,7 +169,7 @@ func boardRow(line string, width int) bool {
 // board with its progress line is the position after one action, found
 // by trying every legal action.
 func parseTranscript(b []byte, gameName, name string) ([]Game, error) {
-	bd, err := newGame(gameName)
+	bd, err := games.ByName(gameName)
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +341,7 @@ func parseJSONGame(line []byte, gameName, label string) (Game, error) {
 	default:
 		return g, fmt.Errorf("not a game: want a JSON array of actions or an object with \"actions\" (starts with %q)", truncate(line, 20))
 	}
-	bd, err := newGame(g.Game)
+	bd, err := games.ByName(g.Game)
 	if err != nil {
 		return g, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/gamefile"
+	"github.com/zerokit/zerokit/gamefile/gamefiletest"
 	"github.com/zerokit/zerokit/mcts"
 )
 
@@ -89,7 +90,7 @@ func TestAPIBadInput(t *testing.T) {
 	ts := newTestServer(t, Config{Networks: testNetworks, DefaultNetwork: "default", Runs: []string{run}})
 	g := newGameID(t, ts, `{"game":"wyb-nolimit","agent":"random"}`)
 	play := "/api/play/" + g.ID
-	wybGame := refereeLine(t, mustRandom(t, "wyb-nolimit", 3, 40))
+	wybGame := gamefiletest.RefereeLine(t, mustRandom(t, "wyb-nolimit", 3, 40))
 	tests := []struct {
 		name, method, path, body string
 		status                   int
@@ -124,7 +125,7 @@ func TestAPIBadInput(t *testing.T) {
 		{"truncated shard", "POST", "/api/replay", "ZKSHARD\x01\x05abc", 400, "shard"},
 		{"damaged pending game", "POST", "/api/replay", "ZKGAME\x00\x01garbage", 400, ""},
 		{"wrong game for the file", "POST", "/api/replay?game=chess", wybGame, 400, "unknown game"},
-		{"transcript of another game", "POST", "/api/replay?game=squatter6", transcript(t, mustRandom(t, "wyb-nolimit", 4, 30)), 400, "no game found"},
+		{"transcript of another game", "POST", "/api/replay?game=squatter6", gamefiletest.Transcript(t, mustRandom(t, "wyb-nolimit", 4, 30)), 400, "no game found"},
 		{"replay unknown game", "POST", "/api/replay/actions", `{"game":"go","actions":[]}`, 400, "unknown game"},
 		{"replay wrong game", "POST", "/api/replay/actions", `{"game":"squatter6","actions":[35,36]}`, 400, "outside the game's 36 actions"},
 		{"replay illegal action", "POST", "/api/replay/actions", `{"game":"squatter6","actions":[3,3]}`, 400, "action 1"},
@@ -160,7 +161,7 @@ func TestAPIBadInput(t *testing.T) {
 }
 
 func mustRandom(t *testing.T, name string, seed uint64, n int) []int {
-	a, _ := randomGame(t, name, seed, n)
+	a, _ := gamefiletest.RandomGame(t, name, seed, n)
 	return a
 }
 
@@ -255,7 +256,7 @@ func TestResign(t *testing.T) {
 // The shrinking board, the corners and the captures are in the replay's
 // positions.
 func TestReplayShowsShrinkAndCaptures(t *testing.T) {
-	long, _ := randomGame(t, "wyb-nolimit", 11, 400)
+	long, _ := gamefiletest.RandomGame(t, "wyb-nolimit", 11, 400)
 	if len(long) < 24+129 {
 		t.Skipf("the random game ended after %d actions, before the first shrink", len(long))
 	}

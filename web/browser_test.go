@@ -21,6 +21,7 @@ import (
 	"github.com/zerokit/zerokit/agent/spec"
 	shipped "github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/gamefile/gamefiletest"
 	"github.com/zerokit/zerokit/mcts"
 )
 
@@ -318,9 +319,9 @@ func squatterN(b *browser) {
 
 // replaySteps loads a net-server games.jsonl and steps through its game.
 func replaySteps(b *browser, t *testing.T) {
-	long, _ := randomGame(t, "wyb-nolimit", 11, 400)
+	long, _ := gamefiletest.RandomGame(t, "wyb-nolimit", 11, 400)
 	path := filepath.Join(t.TempDir(), "games.jsonl")
-	if err := os.WriteFile(path, []byte(refereeLine(t, long[:30])+"\n"+refereeLine(t, long)+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(gamefiletest.RefereeLine(t, long[:30])+"\n"+gamefiletest.RefereeLine(t, long)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b.run("opening the replay view", chromedp.Navigate(b.url+"/#replay"))
@@ -429,7 +430,7 @@ func TestBrowserStatic(t *testing.T) {
 	var sims int
 	b.eval(`play.game.analysis.simulations`, &sims)
 	t.Logf("the shipped agent searched %d simulations in its 2 s move, in WebAssembly", sims)
-	actions, _ := randomGame(t, "wyb-nolimit", 3, 40)
+	actions, _ := gamefiletest.RandomGame(t, "wyb-nolimit", 3, 40)
 	parts := make([]string, len(actions))
 	for i, a := range actions {
 		parts[i] = fmt.Sprint(a)
