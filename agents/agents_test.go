@@ -333,24 +333,26 @@ func TestShippedManifestsHaveNoMachinePaths(t *testing.T) {
 }
 
 // TestShippedManifestSearch: the shipped manifests' search objects load
-// into the settings they were written with (mcts.ShippedAgentSettings, at
-// 800 simulations for Squatter), and a manifest re-encodes byte for byte.
+// into the settings they were written with (neural.ShippedSettings, which
+// a training run's agent gets by default, for Watch Your Back!;
+// mcts.ShippedAgentSettings at 800 simulations for Squatter), and a
+// manifest re-encodes byte for byte.
 func TestShippedManifestSearch(t *testing.T) {
 	squatter := mcts.ShippedAgentSettings()
 	squatter.Simulations = 800
 	for _, tc := range []struct {
 		name string
-		want mcts.Settings
+		want neural.Settings
 	}{
-		{"wyb", mcts.ShippedAgentSettings()},
-		{"squatter6", squatter},
+		{"wyb", neural.ShippedSettings()},
+		{"squatter6", neural.Settings{Settings: squatter}},
 	} {
 		m, err := agents.Manifest(tc.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (neural.Settings{Settings: tc.want}); m.Search != want {
-			t.Errorf("%s: search %+v\nwant %+v", tc.name, m.Search, want)
+		if m.Search != tc.want {
+			t.Errorf("%s: search %+v\nwant %+v", tc.name, m.Search, tc.want)
 		}
 		enc, err := m.Encode()
 		if err != nil {

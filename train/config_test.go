@@ -359,22 +359,31 @@ func TestSearchSettingsSections(t *testing.T) {
 	}
 	squatterAgent := mcts.ShippedAgentSettings()
 	squatterAgent.Simulations = 800
+	shipped := neural.ShippedSettings()
+	withMaterial := func(s mcts.Settings, w float64, term string) neural.Settings {
+		return neural.Settings{Settings: s, MaterialWeight: w, MaterialTerm: term}
+	}
 	for _, tc := range []struct {
 		name, path, text string
 		search           int // self-play simulations
-		eval, agent      mcts.Settings
+		eval             mcts.Settings
+		agent            neural.Settings
 		gameTime         time.Duration
 	}{
-		{name: "default", search: 24, eval: eval(32, 4), agent: mcts.ShippedAgentSettings(), gameTime: 55 * time.Second},
-		{name: "wyb", path: "../configs/wyb.yaml", search: 24, eval: eval(32, 4), agent: mcts.ShippedAgentSettings(), gameTime: 55 * time.Second},
-		{name: "wyb-tiny", path: "../configs/wyb-tiny.yaml", search: 8, eval: eval(8, 2), agent: mcts.ShippedAgentSettings(), gameTime: 55 * time.Second},
-		{name: "squatter6", path: "../configs/squatter6.yaml", search: 32, eval: eval(32, 4), agent: squatterAgent},
+		{name: "default", search: 24, eval: eval(32, 4), agent: shipped, gameTime: 55 * time.Second},
+		{name: "wyb", path: "../configs/wyb.yaml", search: 24, eval: eval(32, 4), agent: shipped, gameTime: 55 * time.Second},
+		{name: "wyb-tiny", path: "../configs/wyb-tiny.yaml", search: 8, eval: eval(8, 2), agent: shipped, gameTime: 55 * time.Second},
+		{name: "squatter6", path: "../configs/squatter6.yaml", search: 32, eval: eval(32, 4), agent: neural.Settings{Settings: squatterAgent}},
 		{name: "eval keys", text: "search:\n  leaves_in_flight: 2\neval:\n  leaves_in_flight: 8\n  move_time: 250ms\n  solver: true\n  c_puct: 2\n",
 			search: 24, eval: mcts.Settings{Simulations: 32, MoveTime: mcts.Duration(250 * time.Millisecond), Mode: mcts.ModeGumbel, LeavesInFlight: 8, CPUCT: 2, Solver: true},
-			agent: mcts.ShippedAgentSettings(), gameTime: 55 * time.Second},
-		{name: "agent keys", text: "agent:\n  simulations: 0\n  move_time: 2s\n  leaves_in_flight: 2\n  reuse_tree: false\n  policy_temperature: 1.5\n  game_time: 0s\n",
+			agent: shipped, gameTime: 55 * time.Second},
+		{name: "agent keys", text: "agent:\n  simulations: 0\n  move_time: 2s\n  leaves_in_flight: 2\n  reuse_tree: false\n  policy_temperature: 1.5\n  material_term: eval\n  game_time: 0s\n",
 			search: 24, eval: eval(32, 4),
-			agent: mcts.Settings{MoveTime: mcts.Duration(2 * time.Second), Mode: mcts.ModePUCT, LeavesInFlight: 2, CPUCT: 1.25, MaxNodes: mcts.AgentMaxNodes, Solver: true, PolicyTemperature: 1.5}},
+			agent: withMaterial(mcts.Settings{MoveTime: mcts.Duration(2 * time.Second), Mode: mcts.ModePUCT, LeavesInFlight: 2, CPUCT: 1.25, MaxNodes: mcts.AgentMaxNodes, Solver: true, PolicyTemperature: 1.5}, neural.ShippedMaterialWeight, "eval")},
+		{name: "agent material off", text: "agent:\n  material_weight: 0\n", search: 24, eval: eval(32, 4),
+			agent: neural.Settings{Settings: mcts.ShippedAgentSettings()}, gameTime: 55 * time.Second},
+		{name: "agent material weight", text: "agent:\n  material_weight: 0.5\n  material_term: final\n", search: 24, eval: eval(32, 4),
+			agent: withMaterial(mcts.ShippedAgentSettings(), 0.5, "final"), gameTime: 55 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := DefaultConfig()
@@ -394,7 +403,7 @@ func TestSearchSettingsSections(t *testing.T) {
 			if got := cfg.EvalSettings(); got != tc.eval {
 				t.Errorf("EvalSettings() = %+v\nwant %+v", got, tc.eval)
 			}
-			if got := cfg.Agent.NeuralSettings(); got != (neural.Settings{Settings: tc.agent}) {
+			if got := cfg.Agent.NeuralSettings(); got != tc.agent {
 				t.Errorf("agent settings %+v\nwant %+v", got, tc.agent)
 			}
 			if cfg.Agent.GameTime != tc.gameTime {
@@ -409,6 +418,8 @@ func TestSearchSettingsSections(t *testing.T) {
 		{"eval:\n  c_puct: 0\n", "c_puct"},
 		{"agent:\n  c_puct: -1\n", "c_puct"},
 		{"agent:\n  leaves_in_flight: 0\n", "leaves_in_flight"},
+		{"agent:\n  material_weight: 1\n", "material_weight"},
+		{"agent:\n  material_term: rollout\n", "material_term"},
 		{"eval:\n  mode: minimax\n", "mode"},
 		{"eval:\n  simulations: 0\n  move_time: 1s\n", "eval.simulations"},
 	} {

@@ -61,16 +61,23 @@ type AgentConfig struct {
 	// simulations capped at 1s per move, MCTS-Solver, at most 200000
 	// nodes.
 	mcts.Settings `yaml:",inline"`
+	// MaterialWeight and MaterialTerm blend a hand-written term into the
+	// search's leaf values (agent.json's material_weight and
+	// material_term; docs/search.md). Default 0.3 and "table", the shipped
+	// Watch Your Back! agent's; material_weight 0 turns the term off.
+	MaterialWeight float64 `yaml:"material_weight"`
+	MaterialTerm   string  `yaml:"material_term"`
 	// GameTime is the Python adapter's thinking budget per game, for the
 	// course referee's 60 s (0: none). Default 55s.
 	GameTime time.Duration `yaml:"game_time"`
 }
 
 // DefaultAgentConfig returns the defaults of the agent section: the search
-// of the best measured Watch Your Back! agent (mcts.ShippedAgentSettings)
-// and DefaultGameTime.
+// of the best measured Watch Your Back! agent (neural.ShippedSettings) and
+// DefaultGameTime.
 func DefaultAgentConfig() AgentConfig {
-	return AgentConfig{Settings: mcts.ShippedAgentSettings(), GameTime: DefaultGameTime}
+	s := neural.ShippedSettings()
+	return AgentConfig{Settings: s.Settings, MaterialWeight: s.MaterialWeight, MaterialTerm: s.MaterialTerm, GameTime: DefaultGameTime}
 }
 
 // DefaultGameTime is the default agent.game_time: the course referee's
@@ -78,9 +85,12 @@ func DefaultAgentConfig() AgentConfig {
 const DefaultGameTime = 55 * time.Second
 
 // NeuralSettings returns the agent's search settings as a network agent's
-// (with the game's tablebase, without material or symmetries).
+// (with the game's tablebase, without symmetries). A material weight of 0
+// turns the term off whatever material_term says.
 func (a AgentConfig) NeuralSettings() neural.Settings {
-	return neural.Settings{Settings: a.Settings}
+	s := neural.Settings{Settings: a.Settings, MaterialWeight: a.MaterialWeight, MaterialTerm: a.MaterialTerm}
+	s.ClearIdleMaterial(false, false)
+	return s
 }
 
 // validateRecipe checks the stages, averaging and agent sections.

@@ -53,6 +53,18 @@ func DefaultSettings() Settings {
 	return Settings{Settings: mcts.AgentSettings()}
 }
 
+// ShippedSettings are the search of the shipped Watch Your Back! agent
+// (agents/wyb) and the default of a training run's agent:
+// mcts.ShippedAgentSettings with the table term (agent.TermTable) blended
+// in at ShippedMaterialWeight, which won as Black through the second shrink
+// in the course referee (docs/results.md, sessions 26 and 27).
+func ShippedSettings() Settings {
+	return Settings{Settings: mcts.ShippedAgentSettings(), MaterialWeight: ShippedMaterialWeight, MaterialTerm: agent.TermTable}
+}
+
+// ShippedMaterialWeight is ShippedSettings' material weight.
+const ShippedMaterialWeight = 0.3
+
 // Validate reports the first bad field by its JSON name.
 func (s Settings) Validate() error {
 	bad := func(field string, v any, want string) error {
