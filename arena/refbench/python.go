@@ -94,7 +94,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 	if err != nil {
 		return g, err
 	}
-	if err := linkAgent(agentDir, filepath.Join(gdir, agentModule), o.TimeLimit, o.SpaceLimit); err != nil {
+	if err := linkAgent(agentDir, filepath.Join(gdir, agentModule), o.AgentSpec, o.TimeLimit, o.SpaceLimit); err != nil {
 		return g, err
 	}
 	oppModule := opponentModule
@@ -249,8 +249,9 @@ func failureLine(text string) string {
 // linkAgent makes dst the agent's Python package for one game: a
 // directory of links to the files of the exported agent in dir, with its
 // own adapter configuration (zerokit_player.json: dir's, a relative binary
-// made absolute, and the limits cpu and mem).
-func linkAgent(dir, dst string, cpu, mem float64) error {
+// made absolute, the agent spec when spec is set, and the limits cpu and
+// mem).
+func linkAgent(dir, dst, spec string, cpu, mem float64) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -279,6 +280,9 @@ func linkAgent(dir, dst string, cpu, mem float64) error {
 		conf["binary"] = filepath.Join(dir, bin)
 	}
 	conf["cpu_limit"], conf["memory_limit"] = cpu, mem
+	if spec != "" {
+		conf["agent"] = spec
+	}
 	b, err := json.MarshalIndent(conf, "", "  ")
 	if err != nil {
 		return err

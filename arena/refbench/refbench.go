@@ -105,6 +105,11 @@ type Options struct {
 	Python, Referee string
 	// Agent is the exported agent directory (see "zerokit export").
 	Agent string
+	// AgentSpec, when set, is the agent spec that the agent's adapter
+	// runs in place of the one its configuration names (zerokit
+	// refbench sets net:path=Agent for an adapter that names the binary's
+	// built-in agent, which may not be Agent's).
+	AgentSpec string
 	// Binary is the zerokit executable of the opponents' adapters (the
 	// play-only build keeps them small).
 	Binary string

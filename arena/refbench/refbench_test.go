@@ -413,7 +413,7 @@ func TestLinkAgent(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := linkAgent(agent, dst, 60, 100); err != nil {
+	if err := linkAgent(agent, dst, "", 60, 100); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(dst, "weights.ckpt")); err != nil || string(b) != "w" {
@@ -429,6 +429,18 @@ func TestLinkAgent(t *testing.T) {
 	}
 	if conf["cpu_limit"] != 60.0 || conf["memory_limit"] != 100.0 || conf["binary"] != filepath.Join(agent, "bin/zerokit") || conf["agent"] != "default" {
 		t.Errorf("the game's adapter configuration: %s", b)
+	}
+	// A spec given replaces the configuration's.
+	dst2 := filepath.Join(dir, "game2", "zkagent")
+	if err := os.MkdirAll(filepath.Dir(dst2), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := linkAgent(agent, dst2, "net:path="+agent, 60, 100); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dst2, "zerokit_player.json")); err != nil || json.Unmarshal(b, &conf) != nil ||
+		conf["agent"] != "net:path="+agent || conf["cpu_limit"] != 60.0 {
+		t.Errorf("the game's adapter configuration with a spec given: %s, %v", b, err)
 	}
 	if got := withoutLimits([]string{"A=1", "ZEROKIT_CPU_LIMIT=5", "ZEROKIT_MEMORY_LIMIT=7", "ZEROKIT_BIN=x"}); !slices.Equal(got, []string{"A=1", "ZEROKIT_BIN=x"}) {
 		t.Errorf("withoutLimits = %v", got)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
+	"github.com/zerokit/zerokit/agent/spec"
 	"github.com/zerokit/zerokit/arena/refbench"
 	"github.com/zerokit/zerokit/arena/refbench/javareferee"
 	squatterpkg "github.com/zerokit/zerokit/env/squatter"
@@ -48,6 +49,9 @@ An OPPONENT is
 Opponents run the zerokit binary of -binary, and the shipped agent is
 exported with it: use the play-only build (CGO_ENABLED=0 go build -tags
 nonet), whose process stays far below 100 MB; a libtorch build does not.
+The agent plays as its directory's agent.json says: an adapter that runs
+"default" (the agent built into that binary, as agents/wyb's does) runs
+net:path=DIR instead, since the built-in agent may be another.
 
 Squatter (-game squatterN, N the board size): the games are played in the
 2015 course's Java referee, "java aiproj.squatter.Referee N WHITE BLACK",
@@ -179,6 +183,10 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		}
 	}
 	id := agentID(dir)
+	ownSpec, err := ownAgentSpec(dir, squatter)
+	if err != nil {
+		return err
+	}
 	var table refbench.Table
 	if squatter {
 		build, err := os.MkdirTemp("", "zerokit-refbench-java-")
@@ -200,7 +208,7 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		env = append(env, "ZEROKIT_PLAYER_BINARY="+strings.TrimPrefix(env[0], "ZEROKIT_BIN="))
 	}
 	opts := refbench.Options{
-		Table: table, Python: *python, Referee: *referee, Agent: dir, Binary: bin, Opponents: opponents,
+		Table: table, Python: *python, Referee: *referee, Agent: dir, AgentSpec: ownSpec, Binary: bin, Opponents: opponents,
 		Games: *games, Colour: *colour, MaxMovingTurns: *maxTurns, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
 		GameTimeout: *timeout, Dir: *keep, AgentID: id, Env: env,
 		OnGame: func(g refbench.Game) {
@@ -308,6 +316,45 @@ func agentID(dir string) string {
 		return abs
 	}
 	return dir
+}
+
+// ownAgentSpec returns the agent spec that makes the exported agent in dir
+// play as its manifest says, for refbench.Options.AgentSpec, or "" to
+// leave its adapter's own. An adapter that runs "default" (with or without
+// parameters) plays the agent built into the zerokit binary that runs it,
+// which is dir's agent only if the binary was built from the same agents/
+// (agents/wyb itself, edited after the binary was built, is not); refbench's
+// records name dir's weights and search, so it plays net:path=DIR with the
+// same parameters instead. squatter reads the Java player's settings.
+func ownAgentSpec(dir string, squatter bool) (string, error) {
+	if _, err := neural.ReadManifest(dir); err != nil {
+		return "", nil // no manifest: the adapter's spec is all there is
+	}
+	read := export.AdapterAgent
+	if squatter {
+		read = export.JavaAgent
+	}
+	configured, err := read(dir)
+	if err != nil {
+		return "", fmt.Errorf("-agent: %w", err)
+	}
+	if strings.TrimSpace(configured) == "" {
+		configured = DefaultAgentKind // what the adapters run
+	}
+	sp, err := spec.Parse(configured)
+	if err != nil || sp.Kind != DefaultAgentKind {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	own := spec.Spec{Kind: neural.KindName, Params: append([]spec.Param{{Key: "path", Value: abs}}, sp.Params...)}
+	back, err := spec.Parse(own.String())
+	if path, _ := back.Lookup("path"); err != nil || path != abs {
+		return "", fmt.Errorf("-agent %s: its adapter runs %q, the agent built into zerokit, and refbench would run the directory itself, but an agent spec cannot hold its path (a comma?): move the directory", dir, configured)
+	}
+	return own.String(), nil
 }
 
 // agentSearch describes the search of an exported agent whose adapter

@@ -46,40 +46,9 @@ func TestParseOpponent(t *testing.T) {
 // compares, tells apart two agents with the same weights and different
 // searches, and names the same agent the same way wherever it lies.
 func TestAgentID(t *testing.T) {
-	shipped := filepath.Join("..", "..", "agents", "wyb")
-	manifest, err := os.ReadFile(filepath.Join(shipped, "agent.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// copyAgent copies the shipped agent with its manifest edited by edit.
-	copyAgent := func(edit func(*neural.Manifest)) string {
-		dir := t.TempDir()
-		for _, name := range []string{"weights.ckpt", "zerokit_player.json"} {
-			b, err := os.ReadFile(filepath.Join(shipped, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		m, err := neural.DecodeManifest(manifest)
-		if err != nil {
-			t.Fatal(err)
-		}
-		edit(&m)
-		b, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "agent.json"), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return dir
-	}
 	same := func(*neural.Manifest) {}
-	a, b := copyAgent(same), copyAgent(same)
-	other := copyAgent(func(m *neural.Manifest) { m.Search.Simulations++ })
+	a, b := copyShippedAgent(t, same, ""), copyShippedAgent(t, same, "")
+	other := copyShippedAgent(t, func(m *neural.Manifest) { m.Search.Simulations++ }, "")
 	idA := agentID(a)
 	if !strings.HasPrefix(idA, "weights sha256 ") || !strings.Contains(idA, "serve -game-time 55s") {
 		t.Errorf("agentID = %q; want the weights' SHA-256, the search and the adapter's serve arguments", idA)
@@ -95,4 +64,81 @@ func TestAgentID(t *testing.T) {
 	if got := agentID(dir); got != dir {
 		t.Errorf("agentID of a directory without a manifest = %q, want %q", got, dir)
 	}
+}
+
+// TestOwnAgentSpec checks that refbench plays an exported agent's own
+// directory where its adapter would run the agent built into zerokit
+// (which may be another), and leaves any other spec alone.
+func TestOwnAgentSpec(t *testing.T) {
+	same := func(*neural.Manifest) {}
+	for _, tc := range []struct {
+		name, config string // config: zerokit_player.json; "": the shipped agent's
+		want         string // "DIR" stands for the directory's absolute path
+	}{
+		{"shipped adapter (default)", "", "net:path=DIR"},
+		{"default with parameters", `{"agent": "default:sims=400,time=2s", "args": []}`, "net:path=DIR,sims=400,time=2s"},
+		{"no agent named", `{"args": ["-game-time", "55s"]}`, "net:path=DIR"},
+		{"another spec", `{"agent": "alphabeta:depth=3", "args": []}`, ""},
+		{"the directory already", `{"agent": "net:path=/x/agent", "args": []}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyShippedAgent(t, same, tc.config)
+			got, err := ownAgentSpec(dir, false)
+			if want := strings.ReplaceAll(tc.want, "DIR", dir); err != nil || got != want {
+				t.Errorf("ownAgentSpec = %q, %v; want %q", got, err, want)
+			}
+		})
+	}
+	// Without a manifest there is nothing else to play.
+	if got, err := ownAgentSpec(t.TempDir(), false); err != nil || got != "" {
+		t.Errorf("no manifest: %q, %v; want \"\"", got, err)
+	}
+	// A broken adapter configuration is reported.
+	if _, err := ownAgentSpec(copyShippedAgent(t, same, "{"), false); err == nil || !strings.Contains(err.Error(), "zerokit_player.json") {
+		t.Errorf("a broken zerokit_player.json: %v", err)
+	}
+	// A path an agent spec cannot hold is refused, not played as another
+	// agent.
+	comma := filepath.Join(t.TempDir(), "a,b")
+	if err := os.Rename(copyShippedAgent(t, same, ""), comma); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ownAgentSpec(comma, false); err == nil || !strings.Contains(err.Error(), "cannot hold its path") {
+		t.Errorf("a path with a comma: %v", err)
+	}
+}
+
+// copyShippedAgent copies the shipped Watch Your Back! agent (its weights,
+// its manifest edited by edit, and config as its zerokit_player.json, ""
+// for the shipped one) into a new directory and returns its path.
+func copyShippedAgent(t *testing.T, edit func(*neural.Manifest), config string) string {
+	t.Helper()
+	shipped := filepath.Join("..", "..", "agents", "wyb")
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(shipped, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	dir := t.TempDir()
+	m, err := neural.DecodeManifest(read("agent.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(&m)
+	manifest, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := read("zerokit_player.json")
+	if config != "" {
+		conf = []byte(config)
+	}
+	for name, b := range map[string][]byte{"weights.ckpt": read("weights.ckpt"), "agent.json": manifest, "zerokit_player.json": conf} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

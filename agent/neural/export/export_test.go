@@ -112,6 +112,9 @@ func TestExportRoundTrip(t *testing.T) {
 	if conf.Binary != filepath.Join(wd, "bin/zerokit") || conf.Agent != "net:path="+out || strings.Join(conf.Args, " ") != "-game-time 55s" {
 		t.Errorf("adapter config %+v", conf)
 	}
+	if spec, err := AdapterAgent(out); err != nil || spec != conf.Agent {
+		t.Errorf("AdapterAgent = %q, %v; want %q", spec, err, conf.Agent)
+	}
 	readme, _ := os.ReadFile(filepath.Join(out, ReadmeName))
 	for _, want := range []string{"net:path=" + out, "referee.py our_agent", "step 12", "60 s", "-game-time 55s", "sims24-1s", "bin/zerokit play -game wyb -agent net:path=" + out} {
 		if !strings.Contains(string(readme), want) {
@@ -312,6 +315,14 @@ func TestExportSquatterJava(t *testing.T) {
 	for _, want := range []string{`binary=/opt/zk\\bin/zerokit` + "\n", "agent=net:path=" + out + "\n", "args=-game-time 10s\n"} {
 		if !strings.Contains(string(props), want) {
 			t.Errorf("%s lacks %q:\n%s", JavaConfig, want, props)
+		}
+	}
+	if spec, err := JavaAgent(out); err != nil || spec != "net:path="+out {
+		t.Errorf("JavaAgent = %q, %v; want net:path=%s", spec, err, out)
+	}
+	for _, spec := range []string{`default:sims=4`, `net:path=C:\\agents\\sq`, " lead\nline\r"} {
+		if got := unescapeProperty(propertyValue(spec)); got != spec {
+			t.Errorf("property value %q reads back as %q", spec, got)
 		}
 	}
 	readme, _ := os.ReadFile(filepath.Join(out, ReadmeName))

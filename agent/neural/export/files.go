@@ -40,16 +40,30 @@ func adapterConfig(spec, binary string, serveArgs []string) ([]byte, error) {
 // none: the adapter then looks beside itself and on PATH) and the "zerokit
 // serve" flags it passes, e.g. [-game-time 55s].
 func Adapter(dir string) (binary string, serveArgs []string, err error) {
+	conf, err := readAdapter(dir)
+	return conf.Binary, conf.Args, err
+}
+
+// AdapterAgent returns the agent spec that the Python adapter of the
+// exported agent in dir runs (its zerokit_player.json's "agent"), "" when
+// it names none (the adapter then runs "default").
+func AdapterAgent(dir string) (string, error) {
+	conf, err := readAdapter(dir)
+	return conf.Agent, err
+}
+
+// readAdapter reads dir's zerokit_player.json.
+func readAdapter(dir string) (adapterSettings, error) {
 	path := filepath.Join(dir, AdapterConfig)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", nil, err
+		return adapterSettings{}, err
 	}
 	var conf adapterSettings
 	if err := json.Unmarshal(b, &conf); err != nil {
-		return "", nil, fmt.Errorf("%s: %w", path, err)
+		return adapterSettings{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return conf.Binary, conf.Args, nil
+	return conf, nil
 }
 
 // packageInit is __init__.py, which lets the referee import the agent

@@ -48,6 +48,45 @@ func writeJava(dir, spec, binary string, opts Options) error {
 	return javaadapter.WriteJar(classes, filepath.Join(dir, javaadapter.JarName))
 }
 
+// JavaAgent returns the agent spec that the Java player of the exported
+// Squatter agent in dir runs (its zerokit_player.properties' agent key, as
+// writeJava writes it), "" when it names none.
+func JavaAgent(dir string) (string, error) {
+	path := filepath.Join(dir, JavaConfig)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "agent="); ok {
+			return unescapeProperty(v), nil
+		}
+	}
+	return "", nil
+}
+
+// unescapeProperty undoes propertyValue.
+func unescapeProperty(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
 // propertyValue escapes s for a Java .properties file.
 func propertyValue(s string) string {
 	s = strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`).Replace(s)

@@ -153,6 +153,9 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 		"-D" + javaadapter.PlayerConfig + ".config=" + t.config,
 		"-D" + javaadapter.PlayerConfig + ".usage_log=" + usageLog,
 	}
+	if o.AgentSpec != "" {
+		args = append(args, "-D"+javaadapter.PlayerConfig+".agent="+o.AgentSpec)
+	}
 	// Limits given override the agent's own settings; none leave them.
 	if o.TimeLimit > 0 {
 		args = append(args, fmt.Sprintf("-D%s.cpu_limit=%g", javaadapter.PlayerConfig, o.TimeLimit))
