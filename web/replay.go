@@ -32,11 +32,17 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		answer(w, nil, badRequest("%v", err))
 		return
 	}
+	// The page draws each game's board: check each game named once.
+	drawable := map[string]bool{}
 	for _, g := range games {
+		if drawable[g.Game] {
+			continue
+		}
 		if _, err := newBoard(g.Game); err != nil {
 			answer(w, nil, badRequest("%s: %v", g.Label, err))
 			return
 		}
+		drawable[g.Game] = true
 	}
 	writeJSON(w, map[string]any{"games": games})
 }
