@@ -14,9 +14,12 @@ import (
 	"strconv"
 )
 
+// ShardMagic starts every shard file, whatever its format version.
+const ShardMagic = "ZKSHARD"
+
 // Shard file layout constants (see the package documentation).
 const (
-	shardMagic   = "ZKSHARD"
+	shardMagic   = ShardMagic
 	shardVersion = 1
 	headerSize   = len(shardMagic) + 1
 	footerMagic  = "ZKEND\x00\x00\x01"

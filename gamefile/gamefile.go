@@ -42,12 +42,6 @@ type Game struct {
 // MaxGames bounds the games read from one file.
 const MaxGames = 10000
 
-// Magic numbers of the binary files a run writes.
-const (
-	shardMagic   = "ZKSHARD"
-	pendingMagic = "ZKGAME"
-)
-
 // Parse reads the games of a file the toolkit writes or reads:
 //
 //   - a self-play shard (shard-NNNNNN.zk) or pending game (game-N.zkg) of a
@@ -74,9 +68,9 @@ func Parse(b []byte, gameName, name string) ([]Game, error) {
 	switch {
 	case len(b) == 0:
 		return nil, errors.New("the file is empty")
-	case bytes.HasPrefix(b, []byte(shardMagic)):
+	case bytes.HasPrefix(b, []byte(data.ShardMagic)):
 		return parseShard(b, name)
-	case bytes.HasPrefix(b, []byte(pendingMagic)):
+	case bytes.HasPrefix(b, []byte(gamestore.PendingPrefix)):
 		idx, rec, err := gamestore.DecodePending(b)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)

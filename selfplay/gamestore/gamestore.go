@@ -64,8 +64,12 @@ const (
 	pendingDir = "pending"
 	nextFile   = "next.json"
 	// pendingMagic starts every pending game file (format version 1).
-	pendingMagic = "ZKGAME\x00\x01"
+	pendingMagic = PendingPrefix + "\x00\x01"
 )
+
+// PendingPrefix starts every pending game file, whatever its format
+// version.
+const PendingPrefix = "ZKGAME"
 
 var (
 	pendingName = regexp.MustCompile(`^game-([0-9]{12,19})\.zkg$`)
