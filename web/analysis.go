@@ -70,6 +70,9 @@ type AnalyseRequest struct {
 type PositionAnalysis struct {
 	Analysis
 	WinFirst float32 `json:"win_first"`
+	// Turning marks the turning point of the game: the position after
+	// the move that changed the estimate most (see turningPoint).
+	Turning bool `json:"turning,omitempty"`
 }
 
 func (s *Server) handleAnalyse(w http.ResponseWriter, r *http.Request) {
@@ -136,7 +139,67 @@ func (s *Server) analyse(ctx context.Context, req AnalyseRequest) ([]PositionAna
 			return nil, err
 		}
 	}
+	win, side := make([]float32, len(out)), make([]int, len(out))
+	for i, pa := range out {
+		win[i], side[i] = pa.WinFirst, states[i].CurrentPlayer()
+	}
+	if t := turningPoint(win, side); t > 0 {
+		out[t].Turning = true
+	}
 	return out, nil
+}
+
+// turningPoint returns the position after the move that changed the
+// first player's win probability most, or 0 when no move changed it.
+//
+// A network's estimate zig-zags with the side to move (in Watch Your
+// Back!'s placing phase by several points), so the change across a move
+// is measured between positions with the same side to move: the mean of
+// the change the side to move after the move sees (since its previous
+// position) and the change the mover sees (from before its move to its
+// next turn). A zig-zag cancels in both, and a step in the estimate at
+// position k counts fully only at k, half at k-1 and k+1. toMove holds
+// each position's player to move, -1 once the game is over.
+func turningPoint(win []float32, toMove []int) int {
+	n := len(win)
+	side := make([]int, n)
+	for i := range side {
+		side[i] = toMove[i]
+		if side[i] < 0 && i > 0 { // over: the turn would have passed
+			side[i] = 1 - side[i-1]
+		}
+	}
+	best, at := float32(1e-6), 0
+	for i := 1; i < n; i++ {
+		var sum float32
+		k := 0
+		for j := i - 1; j >= 0; j-- { // the side to move at i
+			if side[j] == side[i] {
+				sum, k = sum+win[i]-win[j], k+1
+				break
+			}
+		}
+		for j := i; j < n; j++ { // the mover, side[i-1]
+			if side[j] == side[i-1] {
+				sum, k = sum+win[j]-win[i-1], k+1
+				break
+			}
+		}
+		if k == 0 {
+			sum, k = win[i]-win[i-1], 1
+		}
+		if d := abs32(sum / float32(k)); d > best {
+			best, at = d, i
+		}
+	}
+	return at
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // replayActions applies actions from the initial position and returns

@@ -23,7 +23,7 @@ type Position struct {
 	// MoveNumber is the number of actions played before this position.
 	MoveNumber int `json:"move_number"`
 	// Status describes the phase and counters (env.TextUI.Status).
-	Status string `json:"status,omitempty"`
+	Status string `json:"status"`
 	// Terminal is set once the game is over; Returns and Result then say
 	// how it ended.
 	Terminal bool       `json:"terminal"`

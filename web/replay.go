@@ -19,6 +19,10 @@ type Replay struct {
 	Colours   [2]string  `json:"colours"`
 	Moves     []string   `json:"moves"`
 	Positions []Position `json:"positions"`
+	// Network, for a run's self-play game, is the spec of the run's
+	// network to analyse it with, and NetworkTitle says which it is.
+	Network      string `json:"network,omitempty"`
+	NetworkTitle string `json:"network_title,omitempty"`
 }
 
 func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {

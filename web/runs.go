@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/gamefile"
@@ -29,6 +30,25 @@ func runNames(dirs []string) []string {
 		names[i] = filepath.Base(filepath.Clean(d))
 	}
 	return names
+}
+
+// checkRuns checks that each dashboard run is an existing directory. A
+// run directory is made by zerokit train as it starts, so a missing one is
+// most likely a mistyped path, or a dashboard started before its run: an
+// error at start-up names it, where a dashboard would wait for it forever.
+func checkRuns(dirs []string) error {
+	for _, d := range dirs {
+		st, err := os.Stat(d)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("web: -run %s: no such directory (zerokit train makes it as the run starts: start the run first, or check the path)", d)
+		case err != nil:
+			return fmt.Errorf("web: -run %s: %w", d, err)
+		case !st.IsDir():
+			return fmt.Errorf("web: -run %s: not a directory (want a training run directory, which holds metrics.jsonl)", d)
+		}
+	}
+	return nil
 }
 
 // run finds the run directory of the request's {run}, an index into
@@ -51,6 +71,11 @@ type Metrics struct {
 	Skipped int `json:"skipped,omitempty"`
 	// Missing is set while the run has no metrics file yet.
 	Missing bool `json:"missing,omitempty"`
+	// Modified is when the metrics file last changed and Now the server's
+	// time (RFC 3339), so the page can tell a run that stopped writing
+	// without trusting its own clock.
+	Modified string `json:"modified,omitempty"`
+	Now      string `json:"now"`
 }
 
 // maxMetricsChunk bounds the bytes one metrics request reads.
@@ -79,6 +104,9 @@ func metricsOf(run rundir.Run, q url.Values) (any, error) {
 			return nil, badRequest("offset %q: want a byte offset, 0 or more", o)
 		}
 	}
+	if _, err := os.Stat(run.Dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, &httpError{http.StatusNotFound, fmt.Errorf("run directory %s no longer exists (moved or deleted?)", run.Dir)}
+	}
 	return readMetrics(run.Metrics(), off)
 }
 
@@ -86,7 +114,7 @@ func metricsOf(run rundir.Run, q url.Values) (any, error) {
 // byte off on. A file shorter than off (a new run in the same place)
 // starts again from 0.
 func readMetrics(path string, off int64) (Metrics, error) {
-	m := Metrics{Records: []json.RawMessage{}, Offset: off}
+	m := Metrics{Records: []json.RawMessage{}, Offset: off, Now: time.Now().UTC().Format(time.RFC3339)}
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		m.Missing, m.Offset = true, 0
@@ -100,6 +128,7 @@ func readMetrics(path string, off int64) (Metrics, error) {
 	if err != nil {
 		return m, err
 	}
+	m.Modified = st.ModTime().UTC().Format(time.RFC3339)
 	if st.Size() < off {
 		off = 0
 	}
@@ -194,40 +223,68 @@ func newestGames(dir string, limit int) ([]SelfPlayGame, error) {
 	return out, nil
 }
 
-// gameOf answers /api/runs/{run}/game?ref=R.
+// gameOf answers /api/runs/{run}/game?ref=R: the game, with the run's
+// network to analyse it.
 func gameOf(run rundir.Run, q url.Values) (any, error) {
-	return runGame(run.Games(), q.Get("ref"))
+	rep, step, err := runGame(run.Games(), q.Get("ref"))
+	if err != nil {
+		return nil, err
+	}
+	rep.Network, rep.NetworkTitle = runNetwork(run, step)
+	return rep, nil
+}
+
+// runNetwork names the network of a run that a self-play game played with
+// at step: that step's checkpoint while the run keeps it, else the run's
+// latest.
+func runNetwork(run rundir.Run, step int64) (spec, title string) {
+	name := filepath.Base(filepath.Clean(run.Dir))
+	if p := run.Checkpoints().Path(step); fileExists(p) {
+		return "net:path=" + p, fmt.Sprintf("run %s's network of step %d, which played this game", name, step)
+	}
+	latest, ok, err := run.Checkpoints().Latest()
+	if err != nil || !ok {
+		return "net:path=" + run.Dir, fmt.Sprintf("run %s's latest network", name)
+	}
+	return "net:path=" + run.Dir, fmt.Sprintf("run %s's latest network (step %d; the game was played at step %d, whose checkpoint the run no longer keeps)", name, latest.Step, step)
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // runGame reads the self-play game ref (as listed by newestGames) of a
-// games directory.
-func runGame(dir, ref string) (Replay, error) {
+// games directory; step is the training step of the network that played
+// it.
+func runGame(dir, ref string) (rep Replay, step int64, err error) {
 	var rec data.Record
 	switch m := shardRef.FindStringSubmatch(ref); {
 	case pendingRef.MatchString(ref):
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
 		if err != nil {
-			return Replay{}, &httpError{http.StatusNotFound, fmt.Errorf("game %s: %w (compacted into a shard since: reload the list)", ref, err)}
+			return Replay{}, 0, &httpError{http.StatusNotFound, fmt.Errorf("game %s: %w (compacted into a shard since: reload the list)", ref, err)}
 		}
 		if _, rec, err = gamestore.DecodePending(b); err != nil {
-			return Replay{}, err
+			return Replay{}, 0, err
 		}
 	case m != nil:
 		recs, err := data.ReadShard(filepath.Join(dir, m[1]))
 		if err != nil {
-			return Replay{}, &httpError{http.StatusNotFound, fmt.Errorf("game %s: %w", ref, err)}
+			return Replay{}, 0, &httpError{http.StatusNotFound, fmt.Errorf("game %s: %w", ref, err)}
 		}
 		k, _ := strconv.Atoi(m[2])
 		if k >= len(recs) {
-			return Replay{}, &httpError{http.StatusNotFound, fmt.Errorf("game %s: the shard has %d games", ref, len(recs))}
+			return Replay{}, 0, &httpError{http.StatusNotFound, fmt.Errorf("game %s: the shard has %d games", ref, len(recs))}
 		}
 		rec = recs[k]
 	default:
-		return Replay{}, badRequest("game reference %q: want pending/game-N.zkg or shard-N.zk#K", ref)
+		return Replay{}, 0, badRequest("game reference %q: want pending/game-N.zkg or shard-N.zk#K", ref)
 	}
 	g, err := gamefile.FromRecord(rec, "self-play game "+strings.TrimPrefix(ref, "pending/"))
 	if err != nil {
-		return Replay{}, err
+		return Replay{}, 0, err
 	}
-	return NewReplay(g)
+	rep, err = NewReplay(g)
+	return rep, rec.Meta.NetworkStep, err
 }

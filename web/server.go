@@ -62,7 +62,8 @@ type Config struct {
 	// MoveTime caps the agent's thinking time per move when a request
 	// gives none; MaxMoveTime caps what a request may ask.
 	MoveTime, MaxMoveTime time.Duration
-	// Runs are the training run directories of the dashboard.
+	// Runs are the training run directories of the dashboard; each must
+	// exist (New says which does not).
 	Runs []string
 	// MaxGames bounds the games kept in memory; the least recently used
 	// goes first. 0 means 64.
@@ -102,6 +103,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxUpload <= 0 {
 		cfg.MaxUpload = 64 << 20
+	}
+	if err := checkRuns(cfg.Runs); err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, ctx: ctx, cancel: cancel, sessions: map[string]*session{}}

@@ -44,8 +44,18 @@ func (g *Game) Board(s env.State) string {
 	return b
 }
 
-// Status is empty: the board shows the territory.
-func (g *Game) Status(env.State, func(int) string) string { return "" }
+// Status gives the move number, the free cells left and each side's
+// score (the cells it has captured, State.Score) and territory (the cells
+// it encloses, its own pieces there included, State.Territory).
+func (g *Game) Status(st env.State, name func(int) string) string {
+	s := st.(*State)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Move %d; %d of %d cells free.\n", s.MoveNumber()+1, s.FreeCount(), g.cells)
+	for p := 0; p < 2; p++ {
+		fmt.Fprintf(&sb, "  %s: score %d (territory %d cells)\n", name(p), s.Score(p), s.Territory(p))
+	}
+	return sb.String()
+}
 
 // ParseMove reads "x,y", "x y" or "(x, y)" (env.ParseCellMove).
 func (g *Game) ParseMove(s env.State, line string) (int, error) {

@@ -42,6 +42,20 @@ function say(el, text, ok) {
   el.classList.toggle("ok", !!ok);
 }
 
+// followList scrolls a list (the moves) so that its item li is in view,
+// moving the list alone, not the page.
+function followList(ol, li) {
+  if (!li) return;
+  const o = ol.getBoundingClientRect(), r = li.getBoundingClientRect();
+  if (r.top < o.top) ol.scrollTop += r.top - o.top;
+  else if (r.bottom > o.bottom) ol.scrollTop += r.bottom - o.bottom;
+}
+
+// The game in play is kept in the browser (localStorage) so that a reload
+// finds it: on the server while it still holds it, else started again
+// from its moves.
+const SAVED_GAME = "zerokit.play";
+
 let info = null;
 
 // gameChoice sets up a game select and its board-size field; the returned
@@ -106,6 +120,7 @@ const play = {
     try {
       this.game = await api("POST", path, body);
       say($("play-message"), "");
+      this.save();
       this.poll();
     } catch (err) {
       say($("play-message"), err.message);
@@ -117,7 +132,46 @@ const play = {
   start(extra) {
     const req = { game: this.gameName(), agent: $("play-agent").value.trim(), colour: $("play-colour").value,
       move_time_ms: Math.round(1000 * parseFloat($("play-time").value || "0")), seed: Math.floor(Math.random() * 1e9), ...extra };
+    this.request = req;
     return this.update("/api/play", req);
+  },
+
+  // save keeps the game in localStorage: its id, and what starts it again
+  // from its moves should the server no longer hold it.
+  save() {
+    const g = this.game;
+    if (!g || !this.request) return;
+    const saved = { id: g.id, game: g.game, agent: this.request.agent, colour: g.human === 0 ? "first" : "second",
+      move_time_ms: Math.round(1000 * g.move_time_s), seed: this.request.seed, actions: g.actions, resigned: !!g.resigned };
+    try { localStorage.setItem(SAVED_GAME, JSON.stringify(saved)); } catch { /* storage off: nothing kept */ }
+  },
+
+  // restore shows the saved game: the server's while it holds it, else a
+  // new one from its moves (a restarted server, or the static build's
+  // worker). It returns false when there is none.
+  async restore() {
+    let saved;
+    try { saved = JSON.parse(localStorage.getItem(SAVED_GAME) || "null"); } catch { saved = null; }
+    if (!saved || !saved.game || !Array.isArray(saved.actions)) return false;
+    this.request = { game: saved.game, agent: saved.agent, colour: saved.colour, move_time_ms: saved.move_time_ms, seed: saved.seed };
+    this.gameName.set(saved.game);
+    this.colourChoices();
+    $("play-agent").value = saved.agent || info.default_agent;
+    $("play-colour").value = saved.colour;
+    if (saved.move_time_ms) $("play-time").value = saved.move_time_ms / 1000;
+    try {
+      const g = await api("GET", `/api/play/${encodeURIComponent(saved.id)}`);
+      if (g.game === saved.game && g.actions.length >= saved.actions.length) {
+        this.game = g;
+        this.render();
+        this.poll();
+        return true;
+      }
+    } catch { /* gone: start it again below */ }
+    if (saved.resigned) return false;
+    await this.update("/api/play", { ...this.request, actions: saved.actions });
+    if (this.game) say($("play-message"), `Game restored from its ${saved.actions.length} moves.`, true);
+    return !!this.game;
   },
 
   action(what) { return this.game && this.update(`/api/play/${this.game.id}/${what}`, {}); },
@@ -131,6 +185,7 @@ const play = {
       for (let wait = 20; this.game && this.game.thinking; wait = Math.min(2 * wait, 250)) {
         await new Promise((r) => setTimeout(r, wait));
         this.game = await api("GET", `/api/play/${this.game.id}`);
+        this.save();
         this.render();
       }
     } catch (err) { say($("play-message"), err.message); }
@@ -212,7 +267,7 @@ const play = {
       last: p.last, captured: p.captured, heat, arrow, moveNumber: p.move_number, onCell: (c) => this.click(c) });
     const board = $("play-board").firstChild;
     board.dataset.state = p.terminal || g.resigned ? "over" : g.thinking ? "thinking" : this.myTurn() ? "your-turn" : "waiting";
-    let status = `${g.title} You play ${g.colours[g.human]} against ${g.agent}.\n${p.status}\n`;
+    let status = `${g.title} You play ${g.colours[g.human]} against ${g.agent}.\n${p.status ? p.status + "\n" : ""}`;
     if (p.terminal || g.resigned) status += `Game over: ${p.result}.`;
     else if (g.thinking) status += `${g.agent} is thinking...`;
     else if (g.error) status += g.error;
@@ -223,7 +278,8 @@ const play = {
     $("play-pass").hidden = !(this.myTurn() && p.legal.length === 1 && p.legal[0].from < 0);
     showAnalysis($("play-analysis"), g.analysis, g.colours, g.thinking ? `${g.agent} is thinking...` : `What ${g.agent} saw before its last move`);
     const ol = $("play-moves");
-    ol.replaceChildren(...g.moves.map((m) => Object.assign(document.createElement("li"), { textContent: m })));
+    ol.replaceChildren(...g.moves.map((m, k) => Object.assign(document.createElement("li"), { textContent: m, className: k === g.moves.length - 1 ? "current" : "" })));
+    followList(ol, ol.lastElementChild);
   },
 };
 
@@ -242,6 +298,16 @@ function showAnalysis(el, an, colours, heading) {
     <p>${escapeHTML(who)} to move: win probability <strong class="win">${(100 * an.win).toFixed(0)}%</strong> (value ${an.value.toFixed(2)}; ${escapeHTML(src)})</p>
     <div class="winbar" title="win probability of ${escapeHTML(who)}"><div style="width:${(100 * an.win).toFixed(1)}%"></div></div>
     <table class="top"><tr>${head}</tr>${rows}</table>`;
+}
+
+// showResult writes how the game ended where the analysis of a position
+// goes: a finished game has no move to weigh.
+function showResult(el, p, colours) {
+  const winner = p.returns[0] > p.returns[1] ? 0 : p.returns[1] > p.returns[0] ? 1 : -1;
+  const bar = winner < 0 ? 50 : winner === 0 ? 100 : 0;
+  el.innerHTML = `<h3>Game over</h3>
+    <p class="result"><strong>${escapeHTML(p.result || "")}</strong></p>
+    <div class="winbar" title="the result, for ${escapeHTML(colours[0] || "")}"><div style="width:${bar}%"></div></div>`;
 }
 
 // -------------------------------------------------------------- replay
@@ -313,19 +379,40 @@ const replay = {
     this.analyse();
   },
 
+  // analyse asks for the network's view of every position: the network
+  // of the page's field, else the run's for a run's self-play game, else
+  // the server's default. A run's network that cannot be loaded falls
+  // back to the default, saying so.
   async analyse() {
     const rep = this.rep;
-    if (!rep || !info.default_network) { this.drawGraph(); return; }
+    if (!rep || !info.default_network) { $("replay-net").textContent = ""; this.drawGraph(); return; }
     const token = ++this.token;
+    const typed = $("replay-network").value.trim();
+    let network = typed || rep.network || "";
+    let title = typed ? `network ${typed}` : rep.network ? rep.network_title : `the default network (${info.default_network})`;
     $("replay-analysis").textContent = "Analysing every position...";
-    try {
-      const res = await api("POST", "/api/analyse", { game: rep.game, actions: rep.actions, network: $("replay-network").value.trim() });
-      if (token !== this.token) return;
-      this.analysis = res;
-      $("replay-turn").disabled = false;
-      this.go(this.at);
-    } catch (err) {
-      if (token === this.token) { $("replay-analysis").textContent = ""; say($("replay-message"), err.message); }
+    $("replay-net").textContent = `Analysed by ${title}...`;
+    for (;;) {
+      try {
+        const res = await api("POST", "/api/analyse", { game: rep.game, actions: rep.actions, network });
+        if (token !== this.token) return;
+        this.analysis = res;
+        $("replay-turn").disabled = !res.some((a) => a.turning);
+        $("replay-net").textContent = `Analysed by ${title}.`;
+        this.go(this.at);
+        return;
+      } catch (err) {
+        if (token !== this.token) return;
+        if (network && !typed && network === rep.network) {
+          title = `the default network (${info.default_network}), not ${rep.network_title}, which could not be loaded: ${err.message}`;
+          network = "";
+          continue;
+        }
+        $("replay-analysis").textContent = "";
+        $("replay-net").textContent = "";
+        say($("replay-message"), err.message);
+        return;
+      }
     }
   },
 
@@ -346,33 +433,33 @@ const replay = {
       last: p.last, captured: p.captured, heat, arrow, moveNumber: this.at });
     $("replay-at").textContent = `${this.at} / ${rep.positions.length - 1}`;
     $("replay-slider").value = this.at;
-    let status = p.status;
+    let status = p.status || "";
     if (p.last) status = `${this.at}. ${p.last.text}\n` + status;
     if (p.terminal) status += `\nGame over: ${p.result}.`;
-    else status += `\n${rep.colours[p.to_move]} to move.`;
+    else status += `${status ? "\n" : ""}${rep.colours[p.to_move]} to move.`;
     $("replay-status").textContent = status;
-    if (an) showAnalysis($("replay-analysis"), an, rep.colours, "The network's view of this position");
+    if (p.terminal) showResult($("replay-analysis"), p, rep.colours);
+    else if (an) showAnalysis($("replay-analysis"), an, rep.colours, "The network's view of this position");
     else if (!this.analysis) $("replay-analysis").textContent = info.default_network ? $("replay-analysis").textContent : "";
     const ol = $("replay-moves");
+    let current = null;
     ol.replaceChildren(...rep.moves.map((m, k) => {
       const li = Object.assign(document.createElement("li"), { textContent: m });
-      if (k + 1 === this.at) li.className = "current";
+      if (k + 1 === this.at) { li.className = "current"; current = li; }
       li.addEventListener("click", () => this.go(k + 1));
       return li;
     }));
+    if (current) followList(ol, current);
+    else ol.scrollTop = 0;
     this.drawGraph();
   },
 
   // turningPoint is the position after the move that changed the first
-  // player's win probability the most.
+  // player's win probability the most, comparing positions with the same
+  // side to move (the server marks it: web.turningPoint), or 0.
   turningPoint() {
     const a = this.analysis;
-    let best = 0, at = 0;
-    for (let i = 1; a && i < a.length; i++) {
-      const d = Math.abs(a[i].win_first - a[i - 1].win_first);
-      if (d > best) { best = d; at = i; }
-    }
-    return at;
+    return a ? Math.max(0, a.findIndex((x) => x.turning)) : 0;
   },
 
   drawGraph() {
@@ -456,115 +543,6 @@ const replay = {
   },
 };
 
-// ------------------------------------------------------------ dashboard
-
-const dash = {
-  runs: [],   // {name, offset, records, shown}
-  timer: null,
-
-  init() {
-    const box = $("dash-runs");
-    if (!info.runs.length) say($("dash-message"), "No run to show: start the server with -run DIR (repeat to compare runs).", true);
-    this.runs = info.runs.map((name, i) => ({ i, name, offset: 0, records: [], shown: true }));
-    for (const r of this.runs) {
-      const cb = Object.assign(document.createElement("input"), { type: "checkbox", checked: true });
-      cb.addEventListener("change", () => { r.shown = cb.checked; this.render(); });
-      const label = document.createElement("label");
-      label.append(cb, " " + r.name);
-      box.appendChild(label);
-    }
-  },
-
-  start() {
-    if (this.timer || !this.runs.length) return;
-    const tick = async () => {
-      await this.refresh();
-      this.timer = setTimeout(tick, 1500);
-    };
-    tick();
-  },
-
-  stop() { clearTimeout(this.timer); this.timer = null; },
-
-  async refresh() {
-    let changed = false;
-    try {
-      for (const r of this.runs) {
-        const m = await api("GET", `/api/runs/${r.i}/metrics?offset=${r.offset}`);
-        if (m.offset < r.offset) r.records = [];
-        r.offset = m.offset;
-        if (m.records.length) { r.records.push(...m.records); changed = true; }
-      }
-      if (changed || !$("dash-charts").childElementCount) this.render();
-      await this.games();
-      say($("dash-message"), "");
-    } catch (err) { say($("dash-message"), err.message); }
-  },
-
-  async games() {
-    const items = [];
-    for (const r of this.runs.filter((r) => r.shown)) {
-      const games = await api("GET", `/api/runs/${r.i}/games?limit=8`);
-      for (const g of games) {
-        const li = document.createElement("li");
-        const a = Object.assign(document.createElement("a"), { href: `#replay?run=${r.i}&ref=${encodeURIComponent(g.ref)}` });
-        a.textContent = `${r.name}: ${g.ref}`;
-        li.append(a, ` ${g.game}, ${g.moves} moves, returns ${g.returns[0]}/${g.returns[1]}, network step ${g.step}, ${g.time}`);
-        items.push(li);
-      }
-    }
-    $("dash-games").replaceChildren(...items);
-  },
-
-  render() {
-    const shown = this.runs.filter((r) => r.shown);
-    const box = $("dash-charts");
-    box.replaceChildren();
-    const fields = new Set();
-    for (const r of shown) for (const rec of r.records) for (const [k, v] of Object.entries(rec)) if (typeof v === "number") fields.add(k);
-    const all = [...fields];
-    const groups = [
-      ["Losses", all.filter((f) => f.endsWith("_loss"))],
-      ["Policy entropy", all.filter((f) => f.includes("entropy"))],
-      ...all.filter((f) => /_per_s$/.test(f)).sort().map((f) => [`Speed: ${f.replace(/_per_s$/, "").replace(/_/g, " ")} per second`, [f]]),
-      ["Evaluation score (95% interval)", all.filter((f) => /^eval_.*_score$/.test(f))],
-      ["Elo difference to each opponent (95% interval)", all.filter((f) => /^eval_.*_elo$/.test(f))],
-    ];
-    const stages = [];
-    for (const r of shown) {
-      let last = "";
-      const marks = [];
-      for (const rec of r.records) if (rec.stage && rec.stage !== last) { last = rec.stage; marks.push([rec.step, rec.stage]); }
-      r.marks = marks;
-      const latest = r.records.length ? r.records[r.records.length - 1] : null;
-      stages.push(`${r.name}: ${r.records.length} metrics lines, step ${latest ? latest.step : "-"}${last ? `, stage "${last}"` : ""}`);
-    }
-    $("dash-stage").textContent = stages.join("\n");
-    const elo = (s) => (s <= 0 ? -800 : s >= 1 ? 800 : Math.max(-800, Math.min(800, -400 * Math.log10(1 / s - 1))));
-    for (const [title, fs] of groups) {
-      if (!fs.length) continue;
-      const series = [];
-      shown.forEach((r, ri) => fs.forEach((f, fi) => {
-        const pts = [], band = [];
-        for (const rec of r.records) {
-          if (typeof rec[f] !== "number" || typeof rec.step !== "number") continue;
-          pts.push([rec.step, rec[f]]);
-          const base = f.replace(/_(score|elo)$/, "");
-          if (typeof rec[base + "_score_lo"] === "number") {
-            const lo = rec[base + "_score_lo"], hi = rec[base + "_score_hi"];
-            band.push(f.endsWith("_elo") ? [rec.step, elo(lo), elo(hi)] : [rec.step, lo, hi]);
-          }
-        }
-        if (pts.length) series.push({ name: (shown.length > 1 ? r.name + ": " : "") + f, colour: PALETTE[(shown.length > 1 ? ri : fi) % PALETTE.length], dash: DASHES[(shown.length > 1 ? fi : 0) % DASHES.length], points: pts, band });
-      }));
-      const marks = shown.length === 1 ? shown[0].marks : [];
-      const score = title.startsWith("Evaluation score");
-      lineChart(box, title, series, { marks, ymin: score ? 0 : undefined, ymax: score ? 1 : undefined });
-    }
-    if (!box.childElementCount) box.textContent = "No metrics yet: the run writes metrics.jsonl after its first iteration.";
-  },
-};
-
 // ------------------------------------------------------------- routing
 
 function route() {
@@ -591,7 +569,7 @@ async function main() {
   window.addEventListener("hashchange", route);
   route();
   // A first visit finds a game ready to play.
-  if (!play.game && !$("view-play").hidden) await play.start();
+  if (!play.game && !$("view-play").hidden && !(await play.restore())) await play.start();
   document.body.dataset.ready = "1";
 }
 
