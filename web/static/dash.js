@@ -17,16 +17,22 @@ const RATE_WINDOW_S = 60;
 // more; without them, the mean of the raw rates of the last 5 iterations.
 function rateSeries(records, field) {
   const total = { games_per_s: "games_total", positions_per_s: "positions_total" }[field];
+  const count = { games_per_s: "games", positions_per_s: "positions" }[field];
   const pts = [];
   const rows = records.filter((r) => typeof r[field] === "number" && typeof r.step === "number");
   if (total && rows.length && rows.every((r) => typeof r[total] === "number" && typeof r.elapsed_s === "number")) {
+    // marks are [elapsed, total] after each row; a run read from its
+    // first iteration on starts from none at 0 s.
+    const marks = rows.map((r) => [r.elapsed_s, r[total]]);
+    const origin = rows[0][total] === rows[0][count] ? 1 : 0;
+    if (origin) marks.unshift([0, 0]);
     let j = 0;
     for (let i = 0; i < rows.length; i++) {
-      if (rows[i].elapsed_s < rows[j].elapsed_s || rows[i][total] < rows[j][total]) j = i; // a new run in the same place
-      while (j + 1 < i && rows[i].elapsed_s - rows[j + 1].elapsed_s >= RATE_WINDOW_S) j++;
-      const dt = rows[i].elapsed_s - rows[j].elapsed_s;
-      if (i === j || dt <= 0) { pts.push([rows[i].step, rows[i][field]]); continue; }
-      pts.push([rows[i].step, (rows[i][total] - rows[j][total]) / dt]);
+      const k = i + origin, [t, n] = marks[k];
+      if (t < marks[j][0] || n < marks[j][1]) j = k; // a new run in the same place
+      while (j + 1 < k && t - marks[j + 1][0] >= RATE_WINDOW_S) j++;
+      const dt = t - marks[j][0];
+      pts.push([rows[i].step, j === k || dt <= 0 ? rows[i][field] : (n - marks[j][1]) / dt]);
     }
     return { points: pts, how: `mean over ${RATE_WINDOW_S} s of training` };
   }
