@@ -9,11 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -174,15 +172,7 @@ func TestBrowser(t *testing.T) {
 		shots = t.TempDir()
 	}
 	b := newBrowser(t, exe, ts.URL, shots)
-	var mu sync.Mutex
-	var errs []string
-	chromedp.ListenTarget(b.ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
-			mu.Lock()
-			errs = append(errs, e.ExceptionDetails.Error())
-			mu.Unlock()
-		}
-	})
+	check := watchErrors(b)
 	b.run("opening the page", chromedp.Navigate(ts.URL+"/#play"))
 	b.wait("the page to start", `document.body.dataset.ready === "1" && play.game !== null`)
 
@@ -191,11 +181,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("SquatterN", func(t *testing.T) { b.t = t; squatterN(b) })
 	t.Run("Replay", func(t *testing.T) { b.t = t; replaySteps(b, t) })
 	t.Run("Dashboard", func(t *testing.T) { b.t = t; dashboard(b, filepath.Join(run, "metrics.jsonl")) })
-	mu.Lock()
-	defer mu.Unlock()
-	if len(errs) > 0 {
-		t.Errorf("JavaScript exceptions: %s", strings.Join(errs, "\n"))
-	}
+	check(t)
 }
 
 func mustServer(t *testing.T, cfg Config) *Server {
