@@ -15,7 +15,7 @@
 //	POST /api/analyse                  {"game", "actions", "network"} -> []Analysis
 //	GET  /api/runs/{run}/metrics?offset=N   new lines of metrics.jsonl
 //	GET  /api/runs/{run}/games         the newest self-play games
-//	GET  /api/runs/{run}/game?ref=R    one self-play game -> Replay
+//	GET  /api/runs/{run}/game?ref=R    one self-play game, with the run's network -> Replay
 //
 // Errors are a JSON object {"error": "..."} with a 4xx status for bad
 // requests and 5xx for failures of the server's own.
