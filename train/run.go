@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -20,7 +17,6 @@ import (
 	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/runstore"
 	"github.com/zerokit/zerokit/selfplay"
-	"github.com/zerokit/zerokit/selfplay/gamestore"
 )
 
 // DefaultStoreRetry is how long a store trainer and a worker retry a store

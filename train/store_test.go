@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -642,8 +641,8 @@ func TestIngestRate(t *testing.T) {
 	put := putShards(t, st, "w1", 0, 4, 8, rand.New(rand.NewPCG(9, 10)))
 	log := slog.New(slog.DiscardHandler)
 	tr := &trainer{cfg: cfg, buffer: buf, log: log, stderr: &bytes.Buffer{}, start: time.Now().Add(-10 * time.Second)}
-	g := newStoreGames(tr, st, &runstore.Retrier{Limit: time.Minute, Log: log})
-	is, err := g.ingestPhase(context.Background())
+	src := newStoreGames(tr, st, &runstore.Retrier{Limit: time.Minute, Log: log})
+	is, err := src.ingestPhase(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/model/torch"
 )
 
