@@ -1,5 +1,6 @@
-// Package runstore keeps a distributed training run in an object store
-// addressed by a URL, through gocloud.dev/blob: one implementation for a
+// Package runstore keeps a training run where it lives: in its local run
+// directory, or for a distributed run in an object store addressed by a
+// URL, through gocloud.dev/blob: one implementation for a
 // local directory (file:///abs/dir), S3 and S3-compatible stores such as
 // MinIO (s3://bucket/prefix?endpoint=...), Google Cloud Storage
 // (gs://bucket/prefix) and Azure Blob Storage (azblob://container/prefix).
@@ -29,8 +30,12 @@
 //	metrics.jsonl                   the trainer's metrics, copied at each
 //	                                checkpoint
 //
-// The trainer (package train) keeps more objects there: average.ckpt,
-// meta.json and agent/.
+//	average.ckpt, meta.json, agent/ the trainer's running mean of the
+//	                                weights, its meta.json and its agent
+//
+// Run is a training run's storage as the trainer sees it, whether the run
+// lives in a local directory or in a store: the trainer works in a local
+// run directory and a Run keeps it in step with the store (see Run).
 //
 // Errors. Every operation's error names the store and the operation;
 // Transient says whether trying again may help (the store unreachable, a

@@ -31,11 +31,8 @@ func (t *trainer) applyStage() error {
 	if err != nil {
 		return err
 	}
-	// A store trainer's workers apply the stage themselves (see Work).
-	if t.gen != nil {
-		if err := t.gen.SetSparring(eff.SelfPlay.SparringAgent, eff.SelfPlay.SparringFraction, partners); err != nil {
-			return fmt.Errorf("train: stage %s: %w", name, err)
-		}
+	if err := t.source.setSparring(eff.SelfPlay.SparringAgent, eff.SelfPlay.SparringFraction, partners); err != nil {
+		return fmt.Errorf("train: stage %s: %w", name, err)
 	}
 	if err := t.buffer.SetRootValueWeight(eff.Buffer.RootValueWeight); err != nil {
 		return fmt.Errorf("train: stage %s: %w", name, err)
@@ -70,7 +67,7 @@ func (t *trainer) average(step int64) error {
 	if !t.averageDue(step) {
 		return nil
 	}
-	path := rundir.Run{Dir: t.opts.Dir}.Average()
+	path := t.run.Layout().Average()
 	var mean *ckpt.Checkpoint
 	switch m, err := ckpt.ReadFile(path); {
 	case err == nil:
@@ -100,7 +97,7 @@ func (t *trainer) average(step int64) error {
 // refreshAgent exports the run's agent (RUN/agent) from the running mean
 // of the weights if there is one, else from the checkpoint of step.
 func (t *trainer) refreshAgent(step int64) error {
-	src := rundir.Run{Dir: t.opts.Dir}.Average()
+	src := t.run.Layout().Average()
 	averaging := ""
 	if h, err := readHeader(src); err == nil {
 		steps := h.AveragedSteps
@@ -132,7 +129,7 @@ func (t *trainer) refreshAgent(step int64) error {
 	}
 	m, err := export.Export(export.Options{
 		Checkpoint: src,
-		Out:        rundir.Run{Dir: t.opts.Dir}.Agent(),
+		Out:        t.run.Layout().Agent(),
 		Force:      true,
 		Search:     t.cfg.Agent.NeuralSettings(),
 		ServeArgs:  serveArgs,

@@ -43,9 +43,15 @@
 // TestPinnedRun checks it, and pins the games and evaluation results of
 // such a run.
 //
-// Structure: run.go is the loop; setup.go (Setup) turns the configuration
-// into networks, the self-play evaluator and generator, for the trainer,
-// the store worker (worker.go) and "zerokit selfplay"; eval.go is the
-// evaluation stage and report.go the reporting stage the loop calls; the
-// trainer reports its phases' progress through Progress and draws nothing.
+// Structure: run.go is Run and the loop, prepare.go the resumption and
+// trainphase.go the training phase. The run's files are reached through
+// one seam, a runstore.Run (its local directory, mirrored to a store for a
+// run kept in one), and its new games through another, a gameSource
+// (games.go: the trainer's own self-play; ingest.go: the workers' games in
+// the store); the loop does not ask where the run lives. setup.go (Setup)
+// turns the configuration into networks, the self-play evaluator and
+// generator, for the trainer, the store worker (worker.go) and "zerokit
+// selfplay"; eval.go is the evaluation stage and report.go the reporting
+// stage the loop calls; the trainer reports its phases' progress through
+// Progress and draws nothing.
 package train

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -20,8 +17,12 @@ import (
 	"github.com/zerokit/zerokit/rundir"
 	"github.com/zerokit/zerokit/runstore"
 	"github.com/zerokit/zerokit/selfplay"
-	"github.com/zerokit/zerokit/selfplay/gamestore"
 )
+
+// DefaultStoreRetry is how long a store trainer and a worker retry a store
+// operation that fails with a transient error before they give up
+// (runstore.DefaultRetry).
+const DefaultStoreRetry = runstore.DefaultRetry
 
 // Options configures one Run.
 type Options struct {
@@ -99,42 +100,20 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	if opts.Dir == "" && opts.Store != "" {
-		tmp, err := os.MkdirTemp("", "zerokit-trainer-")
-		if err != nil {
-			return sum, fmt.Errorf("train: %w", err)
-		}
-		defer os.RemoveAll(tmp)
-		opts.Dir = tmp
+	if opts.StoreRetry < 0 {
+		return sum, fmt.Errorf("train: store retry limit %v: want a positive duration", opts.StoreRetry)
 	}
-	if opts.Dir == "" {
-		return sum, errors.New("train: no run directory")
-	}
-	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return sum, fmt.Errorf("train: %w", err)
-	}
-	lock, err := rundir.AcquireLock(opts.Dir)
+	run, err := runstore.OpenRun(runstore.RunOptions{Dir: opts.Dir, URL: opts.Store, Retry: opts.StoreRetry, Stderr: opts.Stderr, Who: "train"})
 	if err != nil {
 		return sum, err
 	}
 	defer func() {
-		if rerr := lock.Release(); rerr != nil && err == nil {
-			err = rerr
+		if cerr := run.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("train: %w", cerr)
 		}
 	}()
-	logf, err := os.OpenFile(filepath.Join(opts.Dir, rundir.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return sum, fmt.Errorf("train: %w", err)
-	}
-	defer logf.Close()
-	log := slog.New(slog.NewTextHandler(logf, nil))
-	if opts.StoreRetry == 0 {
-		opts.StoreRetry = DefaultStoreRetry
-	}
-	if opts.StoreRetry < 0 {
-		return sum, fmt.Errorf("train: store retry limit %v: want a positive duration", opts.StoreRetry)
-	}
-	rt := &retrier{limit: opts.StoreRetry, log: log, stderr: opts.Stderr, who: "train"}
+	opts.Dir, opts.StoreRetry = run.Dir(), run.Retrier().Limit
+	log := run.Log()
 	// A signal while the store does not answer yet: nothing to save.
 	interrupted := func() bool {
 		if ctx.Err() == nil {
@@ -144,28 +123,11 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		sum.Stopped = "interrupted before the store answered"
 		return true
 	}
-	var remote *runstore.Store
-	if opts.Store != "" {
-		if err := rt.do(ctx, "open the store", func(ctx context.Context) (err error) {
-			remote, err = runstore.Open(ctx, opts.Store)
-			return err
-		}); err != nil {
-			if interrupted() {
-				return sum, nil
-			}
-			return sum, fmt.Errorf("train: %w", err)
+	if err := run.Fetch(ctx); err != nil {
+		if interrupted() {
+			return sum, nil
 		}
-		defer remote.Close()
-		step, pulled, err := pullFromStore(ctx, rt, remote, opts.Dir)
-		if err != nil {
-			if interrupted() {
-				return sum, nil
-			}
-			return sum, fmt.Errorf("train: resuming from %s: %w", opts.Store, err)
-		}
-		if pulled {
-			fmt.Fprintf(opts.Stderr, "train: fetched checkpoint %d from %s into %s\n", step, opts.Store, opts.Dir)
-		}
+		return sum, fmt.Errorf("train: %w", err)
 	}
 	cfg, err := resolveConfig(opts.Dir, opts.ConfigPath)
 	if err != nil {
@@ -178,29 +140,20 @@ func Run(ctx context.Context, opts Options) (sum Summary, err error) {
 		cfg.Device = opts.Device
 	}
 	switch {
-	case remote != nil && cfg.Train.SelfPlay != SelfPlayStore:
+	case run.InStore() && cfg.Train.SelfPlay != SelfPlayStore:
 		return sum, fmt.Errorf("train: -store: the configuration plays its games in the trainer (train.self_play: %s); a store trainer needs train.self_play: %s (see configs/wyb-store.yaml)",
 			cfg.Train.SelfPlay, SelfPlayStore)
-	case remote == nil && cfg.Train.SelfPlay == SelfPlayStore:
+	case !run.InStore() && cfg.Train.SelfPlay == SelfPlayStore:
 		return sum, fmt.Errorf("train: the configuration takes its games from workers (train.self_play: %s): give the store's URL with -store", SelfPlayStore)
 	}
-	if remote != nil {
-		text, err := os.ReadFile(filepath.Join(opts.Dir, rundir.ConfigFile))
-		if err != nil {
-			return sum, fmt.Errorf("train: %w", err)
+	if err := run.PutConfig(ctx); err != nil {
+		if interrupted() {
+			return sum, nil
 		}
-		if err := rt.do(ctx, "write "+runstore.ConfigKey, func(ctx context.Context) error {
-			return remote.Put(ctx, runstore.ConfigKey, text)
-		}); err != nil {
-			if interrupted() {
-				return sum, nil
-			}
-			return sum, fmt.Errorf("train: %w", err)
-		}
+		return sum, fmt.Errorf("train: %w", err)
 	}
 	t := &trainer{
-		remote: remote,
-		retry:  rt,
+		run:    run,
 		cfg:    cfg,
 		opts:   opts,
 		log:    log,
@@ -242,6 +195,12 @@ type trainer struct {
 	start    time.Time
 	deadline time.Time
 
+	// run is where the run's files live (its local directory, and its
+	// store for a run kept in one); source is where its new games come
+	// from (its own self-play or the store's workers).
+	run    *runstore.Run
+	source gameSource
+
 	// eff is the configuration in force at the current step (cfg with the
 	// recipe's stages applied, see Config.StageAt) and stage that stage's
 	// name; effSet says they were set.
@@ -254,40 +213,19 @@ type trainer struct {
 	// evaluation's matches against fixed opponents, recorded in the run's
 	// agent.
 	evals       *evaluator
-	bgEval      *backgroundEval  // the evaluation running in the background, if any
-	overlap     *overlapSelfPlay // the self-play phase running beside training (train.overlap), if any
+	bgEval      *backgroundEval // the evaluation running in the background, if any
 	evaluations []neural.Evaluation
-
-	// remote is the run's store (Options.Store), nil for local self-play,
-	// and retry retries its operations. ingested holds the store's shards
-	// already in the buffer, pending those listed but not read yet (in
-	// key order; queued is the same set), cursor the greatest key read.
-	// shardsRead and positionsRead count the shards read by this process
-	// and their positions (the estimate of a shard's size for
-	// train.max_backlog_windows).
-	remote                    *runstore.Store
-	retry                     *retrier
-	ingested                  map[string]bool
-	pending                   []string
-	queued                    map[string]bool
-	cursor                    string
-	shardsRead, positionsRead int64
-	// sweep is when the store's last hours of shards were last listed,
-	// lastIngest when the latest ingestion of games ended.
-	sweep, lastIngest time.Time
 
 	// setup builds the run's networks and self-play; game and shape are
 	// its game and network shape.
 	setup   *Setup
 	game    env.Game
 	shape   torch.Shape
-	store   *gamestore.Store
 	buffer  *data.Buffer
 	ckpts   rundir.Checkpoints
 	metrics *rundir.Metrics
 	net     *torch.Net
 	tr      *torch.Trainer
-	gen     *selfplay.Generator
 	state   State
 	resumed bool
 	// trainedBefore is State.TrainSeconds at the start of this invocation.
@@ -314,10 +252,8 @@ type trainer struct {
 }
 
 func (t *trainer) close() {
-	if o := t.overlap; o != nil {
-		o.cancel()
-		<-o.done
-		t.overlap = nil
+	if t.source != nil {
+		t.source.close()
 	}
 	if bg := t.bgEval; bg != nil {
 		// An error return left an evaluation running: stop it before
@@ -335,234 +271,6 @@ func (t *trainer) close() {
 	if t.net != nil {
 		t.net.Close()
 	}
-}
-
-func (t *trainer) prepare(ctx context.Context) error {
-	cfg := t.cfg
-	setup, err := NewSetup(cfg)
-	if err != nil {
-		return err
-	}
-	game := setup.Game
-	t.setup, t.game, t.shape = setup, game, setup.Shape
-	t.log.Info("start", "dir", t.opts.Dir, "game", game.Name(), "pid", os.Getpid(), "seed", cfg.Seed,
-		"max_steps", t.opts.MaxSteps, "max_duration", t.opts.MaxDuration)
-
-	if t.remote == nil {
-		store, rec, err := gamestore.Open(filepath.Join(t.opts.Dir, rundir.GamesDir))
-		if err != nil {
-			return err
-		}
-		t.store = store
-		if rec.Pending > 0 || rec.TempRemoved > 0 {
-			t.log.Info("recovered game store", "pending", rec.Pending, "duplicates", rec.Duplicates,
-				"compacted", rec.Compacted, "temp_removed", rec.TempRemoved)
-		}
-	}
-
-	t.ckpts = rundir.Checkpoints{Dir: filepath.Join(t.opts.Dir, rundir.CheckpointsDir), KeepLast: cfg.Checkpoint.KeepLast, KeepEvery: cfg.Checkpoint.KeepEvery}
-	if err := os.MkdirAll(t.ckpts.Dir, 0o755); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	latest, ok, err := t.ckpts.Latest()
-	if err != nil {
-		return err
-	}
-	if ok && t.opts.Init != "" {
-		return fmt.Errorf("train: -init %s: the run already has checkpoints (step %d) and resumes from them; -init starts a new run only", t.opts.Init, latest.Step)
-	}
-	if ok {
-		ck, err := setup.Load(t.ckpts.Path(latest.Step))
-		if err != nil {
-			return fmt.Errorf("train: resume: %w", err)
-		}
-		t.net = ck.Net
-		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
-			return fmt.Errorf("train: %w", err)
-		}
-		if err := t.tr.Restore(ck); err != nil {
-			return fmt.Errorf("train: resume: %w", err)
-		}
-		if t.state, err = readState(t.ckpts.StatePath(latest.Step)); err != nil {
-			return err
-		}
-		if t.state.Step != latest.Step || ck.Step != latest.Step {
-			return fmt.Errorf("train: resume: checkpoint %d has state for step %d and network for step %d",
-				latest.Step, t.state.Step, ck.Step)
-		}
-		if t.state.Seed != cfg.Seed {
-			return fmt.Errorf("train: resume: checkpoint seed %d differs from the configuration's %d", t.state.Seed, cfg.Seed)
-		}
-		t.resumed = true
-	} else {
-		t.state = State{Seed: cfg.Seed}
-		if t.opts.Init != "" {
-			if t.net, t.state.Init, err = setup.InitNet(t.opts.Init); err != nil {
-				return err
-			}
-			t.log.Info("init", "weights", t.state.Init)
-			fmt.Fprintf(t.stderr, "train: a new run from the weights %s\n", t.state.Init)
-		} else if t.net, err = setup.NewNet(); err != nil {
-			return err
-		}
-		if t.tr, err = torch.NewTrainer(t.net, cfg.Optimizer); err != nil {
-			return fmt.Errorf("train: %w", err)
-		}
-	}
-	t.device = torch.DeviceName(t.net.Device())
-	if err := recordDevice(t.opts.Dir, cfg.Device, t.device); err != nil {
-		return err
-	}
-	t.log.Info("device", "device", t.device, "configured", cfg.Device)
-	if spec, _ := arch.ParseDevice(cfg.Device); spec.Auto {
-		fmt.Fprintf(t.stderr, "train: device auto: chose %s\n", t.device)
-	}
-	t.trainedBefore = t.state.TrainSeconds
-	t.lastSaved = -1
-	if ok {
-		t.lastSaved = t.state.Step
-	}
-
-	bc := cfg.Buffer
-	bc.Seed = deriveSeed(cfg.Seed, "buffer", uint64(t.state.Step))
-	if t.buffer, err = data.NewBuffer(game, bc); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	var src data.ShardSource
-	var srcName string
-	var rest []string
-	if t.remote != nil {
-		var keys []string
-		if err := t.retry.do(ctx, "list "+runstore.GamesPrefix, func(ctx context.Context) (err error) {
-			keys, err = t.remote.Shards(ctx)
-			return err
-		}); err != nil {
-			return fmt.Errorf("train: loading games: %w", err)
-		}
-		var load []string
-		load, rest = storeShards(keys, t.state)
-		src, srcName = retryingSource{st: t.remote, retry: t.retry, keys: load}, t.remote.URL()
-	} else {
-		src, srcName = data.DirSource(t.store.Dir()), t.store.Dir()
-	}
-	ls, err := t.buffer.LoadFrom(ctx, src)
-	if err != nil {
-		return fmt.Errorf("train: loading games: %w", err)
-	}
-	bs := t.buffer.Stats()
-	if bs.TotalPositions < int64(t.state.PositionsTrained) {
-		// Positions the checkpoint counted are gone from disk.
-		return fmt.Errorf("train: resume: %s holds %d positions but the checkpoint had trained on %.0f; were games deleted?",
-			srcName, bs.TotalPositions, t.state.PositionsTrained)
-	}
-	if t.remote != nil {
-		t.sweep = time.Now()
-		t.ingested = make(map[string]bool, len(ls.Names))
-		for _, name := range ls.Names {
-			t.ingested[name] = true
-		}
-		if len(ls.Names) > 0 {
-			t.cursor = ls.Names[len(ls.Names)-1]
-		}
-		t.queued = map[string]bool{}
-		t.queue(rest)
-	}
-	if err := t.setupGenerator(); err != nil {
-		return err
-	}
-	if t.metrics, err = rundir.OpenMetrics(filepath.Join(t.opts.Dir, rundir.MetricsFile)); err != nil {
-		return err
-	}
-	t.evals = &evaluator{setup: setup, ckpts: t.ckpts, average: rundir.Run{Dir: t.opts.Dir}.Average(),
-		metrics: t.metrics, log: t.log, stderr: t.stderr, revision: t.revision()}
-	t.configPath = t.opts.ConfigPath
-	if t.configPath == "" {
-		t.configPath = startConfig(t.opts.Dir)
-	}
-	if err := t.applyStage(); err != nil {
-		return err
-	}
-	if m, err := os.ReadFile(filepath.Join(rundir.Run{Dir: t.opts.Dir}.Agent(), rundir.AgentManifest)); err == nil {
-		// The run's agent keeps the latest evaluation across restarts.
-		if m, err := neural.DecodeManifest(m); err == nil && m.Provenance != nil {
-			t.evaluations = m.Provenance.Evaluations
-		}
-	}
-	if ok {
-		// A crash between a checkpoint's commit and its averaging leaves
-		// that step out of the mean; and an agent is due after any stop.
-		if err := t.average(latest.Step); err != nil {
-			return err
-		}
-		if err := t.refreshAgent(latest.Step); err != nil {
-			return err
-		}
-		if t.remote != nil {
-			// The store may lack what a trainer killed while uploading
-			// had saved locally.
-			pctx, cancel := context.WithTimeout(context.Background(), uploadTimeout+t.opts.StoreRetry)
-			err := t.pushToStore(pctx, latest.Step)
-			cancel()
-			if err != nil {
-				return err
-			}
-		}
-	}
-
-	n, size, na := cfg.Train.BatchSize, t.shape.Size(), t.shape.Actions
-	for i := range t.slots {
-		t.slots[i] = newSampleSlot(n, size, na, cfg.Buffer.ValueOnlyPositions)
-	}
-
-	if t.remote != nil {
-		t.log.Info("store", "url", t.remote.URL(), "backlog_shards", len(t.pending), "retry_limit", t.opts.StoreRetry)
-		fmt.Fprintf(t.stderr, "train: store %s: %d shards of games not read yet; store operations that fail are retried for up to %v\n",
-			t.remote.URL(), len(t.pending), t.opts.StoreRetry)
-	}
-	t.log.Info("ready", "resumed", t.resumed, "step", t.state.Step, "next_game", t.state.NextGame,
-		"shards", ls.Shards, "games_loaded", ls.Games, "positions_total", bs.TotalPositions,
-		"window", bs.Window, "params", t.net.NumParams(), "store", t.opts.Store)
-	fmt.Fprintf(t.stderr, "train: %s %s at step %d, %d positions in %s (%d in the window), network %d blocks x %d channels (%d parameters)\n",
-		map[bool]string{true: "resuming", false: "starting"}[t.resumed], t.opts.Dir, t.state.Step,
-		bs.TotalPositions, srcName, bs.Positions, cfg.NetConfig().Blocks, cfg.NetConfig().Channels, t.net.NumParams())
-	if !ok {
-		// Step 0 is the baseline of the first evaluation against the
-		// previous checkpoint (and, with a store, the workers' first
-		// network).
-		if err := t.save(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// uploadTimeout bounds the uploads of one checkpoint to the store, beyond
-// the time spent retrying them (Options.StoreRetry).
-const uploadTimeout = 10 * time.Minute
-
-// setupGenerator creates the self-play generator of a trainer that plays
-// its own games (none for a store trainer).
-func (t *trainer) setupGenerator() error {
-	if t.remote != nil {
-		return nil
-	}
-	cfg := t.cfg
-	nextGame := max(t.store.NextGame(), t.state.NextGame)
-	t.state.NextGame = nextGame
-	var err error
-	t.gen, err = t.setup.Generator(selfplay.Options{
-		Seed: cfg.Seed, FirstGame: nextGame,
-		OnMove: func(moves int64) {
-			// Advance the bar to moves (capped at its end).
-			if b := t.bar.Load(); b != nil {
-				if prev := t.moves.Load(); moves > prev && prev < cfg.Train.PositionsPerIteration {
-					(*b).Add(min(moves, cfg.Train.PositionsPerIteration) - prev)
-					t.moves.Store(moves)
-				}
-			}
-		},
-	})
-	return err
 }
 
 // deriveSeed mixes the run seed with a purpose and a number.
@@ -626,11 +334,7 @@ func (t *trainer) loop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		var is *ingestStats
-		if t.remote != nil {
-			is = &ingestStats{owedAtStart: true, backlog: len(t.pending)}
-		}
-		if err := t.report(selfplay.Stats{}, tp, is); err != nil {
+		if err := t.report(selfplay.Stats{}, tp, t.source.restart()); err != nil {
 			return err
 		}
 	}
@@ -638,38 +342,16 @@ func (t *trainer) loop(ctx context.Context) error {
 		if t.stopped = t.stopReason(ctx); t.stopped != "" {
 			break
 		}
-		if t.overlap == nil {
-			// (With train.overlap the stage is applied below, between
-			// two self-play phases.)
+		if !t.source.underWay() {
+			// (Games started ahead got the stage in force when they
+			// started, between two training phases.)
 			if err := t.applyStage(); err != nil {
 				return err
 			}
 		}
-		var sp selfplay.Stats
-		var is *ingestStats
-		switch {
-		case t.remote != nil:
-			st, err := t.ingestPhase(ctx)
-			if err != nil {
-				return err
-			}
-			sp, is = st.selfPlayStats(), &st
-			t.games += st.games
-		case t.cfg.Train.Overlap:
-			if t.overlap == nil {
-				if err := t.startSelfPlay(ctx); err != nil {
-					return err
-				}
-			}
-			var err error
-			if sp, err = t.finishSelfPlay(); err != nil {
-				return err
-			}
-		default:
-			var err error
-			if sp, err = t.selfPlayPhase(ctx); err != nil {
-				return err
-			}
+		sp, is, err := t.source.gather(ctx)
+		if err != nil {
+			return err
 		}
 		if t.stopped = t.stopReason(ctx); t.stopped != "" {
 			if err := t.report(sp, trainStats{}, is); err != nil {
@@ -677,14 +359,10 @@ func (t *trainer) loop(ctx context.Context) error {
 			}
 			break
 		}
-		if t.cfg.Train.Overlap && t.remote == nil {
-			// The next iteration's self-play, beside this training phase.
-			if err := t.applyStage(); err != nil {
-				return err
-			}
-			if err := t.startSelfPlay(ctx); err != nil {
-				return err
-			}
+		// The next iteration's games, beside this training phase, if the
+		// source plays them ahead.
+		if err := t.source.ahead(ctx, t.applyStage); err != nil {
+			return err
 		}
 		tp, err := t.trainPhase(ctx)
 		if err != nil {
@@ -697,18 +375,9 @@ func (t *trainer) loop(ctx context.Context) error {
 			return err
 		}
 	}
-	if t.overlap != nil {
-		// The self-play phase beside the last training phase: its
-		// finished games are stored; the rest are dropped, as at any stop.
-		t.overlap.cancel()
-		if _, err := t.finishSelfPlay(); err != nil {
-			return err
-		}
-	}
-	if t.gen != nil {
-		if _, _, err := t.store.Compact(t.gen.NextGame()); err != nil {
-			return err
-		}
+	// The games under way are kept if finished, dropped if not.
+	if err := t.source.finish(); err != nil {
+		return err
 	}
 	// The background evaluation finishes (or, out of time, is dropped)
 	// before the last save, so that the agent records it.
@@ -721,242 +390,4 @@ func (t *trainer) loop(ctx context.Context) error {
 	t.log.Info("stopped", "reason", t.stopped, "step", t.state.Step, "games", t.games)
 	fmt.Fprintf(t.stderr, "train: stopped at step %d (%s); checkpoint saved in %s\n", t.state.Step, t.stopped, t.ckpts.Dir)
 	return nil
-}
-
-// selfPlayPhase plays until PositionsPerIteration new positions are on
-// disk (or the run is stopped, keeping every finished game).
-func (t *trainer) selfPlayPhase(ctx context.Context) (selfplay.Stats, error) {
-	cfg := t.cfg
-	eval, closeEval, err := t.setup.Evaluator(t.net)
-	if err != nil {
-		return selfplay.Stats{}, err
-	}
-	defer closeEval()
-	spCtx, cancel := t.limited(ctx)
-	defer cancel()
-	target := cfg.Train.PositionsPerIteration
-	bar := t.phase(t.phaseLabel(fmt.Sprintf("self-play %d", t.state.Iteration+1)), target, "pos")
-	defer bar.Finish()
-	t.moves.Store(0)
-	t.bar.Store(&bar)
-	defer t.bar.Store(nil)
-	games := 0
-	each := func(index int64, rec *data.Record) error {
-		if err := t.buffer.Add(rec); err != nil {
-			return fmt.Errorf("train: game %d: %w", index, err)
-		}
-		games++
-		bar.Describe(t.phaseLabel(fmt.Sprintf("self-play %d: %d games", t.state.Iteration+1, games)))
-		return nil
-	}
-	st, stored, err := t.gen.RunStored(spCtx, eval, t.state.Step, selfplay.Stop{Moves: target}, t.store, each)
-	t.games += st.Games
-	if err != nil {
-		return st, err
-	}
-	t.state.NextGame = t.gen.NextGame()
-	if !stored.Interrupted {
-		t.state.Iteration++
-		t.iterations++
-	}
-	return st, nil
-}
-
-// overlapSelfPlay is a self-play phase running beside a training phase
-// (train.overlap).
-type overlapSelfPlay struct {
-	done   chan struct{} // closed when the fields below are set
-	cancel context.CancelFunc
-	st     selfplay.Stats
-	stored selfplay.Stored
-	games  []storedGame // the finished games, for the replay buffer
-	err    error
-}
-
-// storedGame is a finished game with its global index.
-type storedGame struct {
-	index int64
-	rec   *data.Record
-}
-
-// startSelfPlay starts the next self-play phase in the background, with a
-// copy of the current network, so that training can change the network
-// meanwhile. Its games are stored as they finish, and enter the replay
-// buffer when finishSelfPlay collects them.
-func (t *trainer) startSelfPlay(ctx context.Context) error {
-	snap, err := t.net.Clone()
-	if err != nil {
-		return fmt.Errorf("train: self-play network: %w", err)
-	}
-	eval, closeEval, err := t.setup.Evaluator(snap)
-	if err != nil {
-		snap.Close()
-		return err
-	}
-	spCtx, cancel := t.limited(ctx)
-	o := &overlapSelfPlay{done: make(chan struct{}), cancel: cancel}
-	step, target := t.state.Step, t.cfg.Train.PositionsPerIteration
-	t.overlap = o
-	go func() {
-		defer close(o.done)
-		defer snap.Close()
-		defer closeEval()
-		o.st, o.stored, o.err = t.gen.RunStored(spCtx, eval, step, selfplay.Stop{Moves: target}, t.store, func(index int64, rec *data.Record) error {
-			o.games = append(o.games, storedGame{index, rec})
-			return nil
-		})
-	}()
-	return nil
-}
-
-// finishSelfPlay waits for the background self-play phase and takes in
-// its games, as selfPlayPhase does at the end of a phase in turn.
-func (t *trainer) finishSelfPlay() (selfplay.Stats, error) {
-	o := t.overlap
-	<-o.done
-	o.cancel()
-	t.overlap = nil
-	t.games += o.st.Games
-	for _, g := range o.games {
-		if err := t.buffer.Add(g.rec); err != nil {
-			return o.st, fmt.Errorf("train: game %d: %w", g.index, err)
-		}
-	}
-	if o.err != nil {
-		return o.st, o.err
-	}
-	t.state.NextGame = t.gen.NextGame()
-	if !o.stored.Interrupted {
-		t.state.Iteration++
-		t.iterations++
-	}
-	return o.st, nil
-}
-
-// owedSteps is the number of training steps the positions generated so
-// far call for.
-func (t *trainer) owedSteps() int64 {
-	bs := t.buffer.Stats()
-	if bs.Positions < t.cfg.Train.MinBufferPositions {
-		return 0
-	}
-	owed := (float64(bs.TotalPositions) - t.state.PositionsTrained) * t.cfg.Train.SamplesPerPosition / float64(t.cfg.Train.BatchSize)
-	return int64(math.Floor(owed + 1e-9))
-}
-
-// trainStats summarises a training phase.
-type trainStats struct {
-	steps                   int64
-	policy, value, total    float64 // sums over the steps
-	gradNorm, lr            float64
-	elapsed, evalTime       time.Duration
-	entropy, valueAccuracy  float64
-	probed                  bool
-	checkpoints, evaluation int
-}
-
-// trainPhase takes the training steps the new positions call for, saving
-// and evaluating at the configured steps. It stops early (between steps)
-// when the run must stop.
-func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
-	var ts trainStats
-	bs := t.buffer.Stats()
-	if bs.Positions < t.cfg.Train.MinBufferPositions {
-		// Warm-up: the positions so far are not owed training.
-		t.state.PositionsTrained = float64(bs.TotalPositions)
-		return ts, nil
-	}
-	steps := t.owedSteps()
-	if t.remote != nil {
-		// Workers may have delivered a backlog: train on it in phases of
-		// a local iteration's length, so that new games and progress
-		// reports keep coming.
-		steps = min(steps, t.intakeSteps())
-	}
-	if t.opts.MaxSteps > 0 {
-		steps = min(steps, t.opts.MaxSteps-t.state.Step)
-	}
-	if steps <= 0 {
-		return ts, nil
-	}
-	start := time.Now()
-	bar := t.phase(t.phaseLabel(fmt.Sprintf("train step %d", t.state.Step)), steps, "steps")
-	defer bar.Finish()
-	perStep := float64(t.cfg.Train.BatchSize) / t.cfg.Train.SamplesPerPosition
-	smp := startSampler(t.buffer, t.cfg.Train.BatchSize, steps, t.slots)
-	defer smp.close()
-	for i := int64(0); i < steps; i++ {
-		if t.stopReason(ctx) != "" {
-			break
-		}
-		l, err := t.step(smp)
-		if err != nil {
-			return ts, err
-		}
-		t.state.PositionsTrained += perStep
-		ts.steps++
-		ts.policy += l.Policy
-		ts.value += l.Value
-		ts.total += l.Total
-		ts.gradNorm += l.GradNorm
-		ts.lr = l.LearningRate
-		bar.Add(1)
-		if t.state.Step%t.cfg.Checkpoint.Every == 0 {
-			if err := t.save(); err != nil {
-				return ts, err
-			}
-			ts.checkpoints++
-		}
-		if t.cfg.Eval.Every > 0 && t.state.Step%t.cfg.Eval.Every == 0 {
-			evalStart := time.Now()
-			if t.eff.Eval.Background {
-				err := t.startEval(ctx)
-				ts.evalTime += time.Since(evalStart) // waiting for the previous one
-				if err != nil {
-					return ts, err
-				}
-				ts.evaluation++
-				continue
-			}
-			ectx, cancel := t.limited(ctx)
-			err := t.evaluate(ectx)
-			cancel()
-			ts.evalTime += time.Since(evalStart)
-			if err != nil {
-				if ectx.Err() != nil {
-					// Interrupted or out of time: the match is dropped.
-					t.log.Info("evaluation abandoned", "step", t.state.Step, "err", err)
-					break
-				}
-				return ts, err
-			}
-			ts.evaluation++
-		}
-	}
-	ts.elapsed = time.Since(start)
-	smp.close() // before the probe reads the last batch's slot
-	if ts.steps > 0 {
-		ent, acc, err := t.probe.run(t.net, *t.lastBatch, t.cfg.Train.BatchSize, t.shape)
-		if err != nil {
-			return ts, err
-		}
-		ts.entropy, ts.valueAccuracy, ts.probed = ent, acc, true
-	}
-	return ts, nil
-}
-
-// step takes one training step on the sampler's next batch.
-func (t *trainer) step(smp *sampler) (torch.Losses, error) {
-	sl := smp.next()
-	if sl.err != nil {
-		return torch.Losses{}, sl.err
-	}
-	l, err := t.tr.Step(sl.mb)
-	t.lastBatch = &sl.batch
-	smp.release(sl)
-	if err != nil {
-		return l, fmt.Errorf("train: step %d: %w", t.state.Step+1, err)
-	}
-	t.state.Step++
-	return l, nil
 }

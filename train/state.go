@@ -88,15 +88,7 @@ func (t *trainer) save() error {
 	bs := t.buffer.Stats()
 	t.state.Games = bs.TotalGames
 	t.state.TotalPositions = bs.TotalPositions
-	if t.gen != nil && t.overlap == nil {
-		// (A self-play phase running beside training owns the generator;
-		// its games are counted when it ends. A resumed run starts after
-		// the games on disk either way.)
-		t.state.NextGame = max(t.state.NextGame, t.gen.NextGame())
-	}
-	if t.remote != nil {
-		t.state.StoreCursor = t.cursor
-	}
+	t.source.mark(&t.state)
 	t.state.TrainSeconds = t.trainSeconds()
 	t.state.Time = time.Now().UTC()
 	if err := writeState(t.ckpts.StatePath(step), t.state); err != nil {
@@ -113,12 +105,7 @@ func (t *trainer) save() error {
 	if err := t.refreshAgent(step); err != nil {
 		return err
 	}
-	if t.remote == nil {
-		return nil
-	}
 	// The uploads finish even when the run is being stopped: the store is
-	// where the run resumes from.
-	ctx, cancel := context.WithTimeout(context.Background(), uploadTimeout+t.opts.StoreRetry)
-	defer cancel()
-	return t.pushToStore(ctx, step)
+	// where the run resumes from (Push goes on after a cancellation).
+	return t.run.Push(context.Background(), step)
 }

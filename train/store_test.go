@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -317,7 +316,7 @@ func TestStoreTrainerKeepsHistory(t *testing.T) {
 	}
 	evaluations := func() []neural.Evaluation {
 		t.Helper()
-		b, err := st.Get(ctx, storeAgentDir+rundir.AgentManifest)
+		b, err := st.Get(ctx, runstore.AgentPrefix+rundir.AgentManifest)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -350,7 +349,7 @@ func TestStoreTrainerKeepsHistory(t *testing.T) {
 		t.Errorf("a trainer resumed in an empty directory replaced the store's metrics (%d bytes) with %d bytes:\n%s",
 			len(metricsA), len(metricsB), metricsB)
 	}
-	if meta, err := st.Get(ctx, storeMetaKey); err != nil || !bytes.Equal(meta, metaA) {
+	if meta, err := st.Get(ctx, runstore.MetaKey); err != nil || !bytes.Equal(meta, metaA) {
 		t.Errorf("the store's meta.json is %q (%v), want the run's:\n%s", meta, err, metaA)
 	}
 	if len(evaluations()) == 0 {
@@ -625,55 +624,6 @@ func TestWorkerUpload(t *testing.T) {
 	})
 }
 
-// TestRetrier: a retried operation succeeds once the store is back, and
-// fails with the store's error after the limit; errors that are not
-// transient end it at once.
-func TestRetrier(t *testing.T) {
-	srv := runstoretest.StartS3(t, "zerokit")
-	st := openStore(t, srv.URL("zerokit", "r"))
-	var out bytes.Buffer
-	r := &retrier{limit: time.Minute, log: slog.New(slog.NewTextHandler(&out, nil)), stderr: &out, who: "test"}
-	ctx := context.Background()
-	srv.Stop()
-	tries := 0
-	err := r.do(ctx, "write x", func(ctx context.Context) error {
-		tries++
-		if tries == 2 {
-			if err := srv.Start(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return st.Put(ctx, "x", []byte("1"))
-	})
-	if err != nil || tries != 2 {
-		t.Fatalf("retried %d times: %v", tries, err)
-	}
-	for _, want := range []string{"test: warning: write x failed; retrying for up to 1m0s", "test: the store answers again (write x succeeded after", "store operation failed; retrying"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("no %q in\n%s", want, &out)
-		}
-	}
-	tries = 0
-	err = r.do(ctx, "read y", func(ctx context.Context) error {
-		tries++
-		_, err := st.Get(ctx, "y")
-		return err
-	})
-	if !errors.Is(err, runstore.ErrNotExist) || tries != 1 {
-		t.Errorf("a missing object: %d tries, %v", tries, err)
-	}
-	srv.Stop()
-	r.limit = 1500 * time.Millisecond
-	start := time.Now()
-	err = r.do(ctx, "read x", func(ctx context.Context) error { _, err := st.Get(ctx, "x"); return err })
-	if err == nil || !strings.Contains(err.Error(), "read x failed for") || !runstore.Transient(err) {
-		t.Errorf("after the limit: %v", err)
-	}
-	if d := time.Since(start); d < time.Second || d > 30*time.Second {
-		t.Errorf("gave up after %v with a limit of 1.5s", d)
-	}
-}
-
 // TestIngestRate: the games per second of a store trainer's first
 // iteration are over the time since the trainer started, not over the
 // moment it took to read shards that were waiting.
@@ -690,10 +640,9 @@ func TestIngestRate(t *testing.T) {
 	st := openStore(t, runstoretest.FileURL(t))
 	put := putShards(t, st, "w1", 0, 4, 8, rand.New(rand.NewPCG(9, 10)))
 	log := slog.New(slog.DiscardHandler)
-	tr := &trainer{cfg: cfg, remote: st, buffer: buf, log: log, stderr: &bytes.Buffer{},
-		ingested: map[string]bool{}, queued: map[string]bool{}, retry: &retrier{limit: time.Minute, log: log},
-		start: time.Now().Add(-10 * time.Second)}
-	is, err := tr.ingestPhase(context.Background())
+	tr := &trainer{cfg: cfg, buffer: buf, log: log, stderr: &bytes.Buffer{}, start: time.Now().Add(-10 * time.Second)}
+	src := newStoreGames(tr, st, &runstore.Retrier{Limit: time.Minute, Log: log})
+	is, err := src.ingestPhase(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

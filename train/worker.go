@@ -117,10 +117,10 @@ func Work(ctx context.Context, opts WorkerOptions) (sum WorkerSummary, err error
 	}
 	w := &worker{opts: opts, name: fmt.Sprintf("%016x", opts.Seed),
 		log: slog.New(slog.NewTextHandler(opts.Stderr, nil))}
-	w.retry = &retrier{limit: opts.StoreRetry, log: w.log}
+	w.retry = &runstore.Retrier{Limit: opts.StoreRetry, Log: w.log}
 	sum.Name, sum.Seed = w.name, opts.Seed
 	var st *runstore.Store
-	if err := w.retry.do(ctx, "open the store", func(ctx context.Context) (err error) {
+	if err := w.retry.Do(ctx, "open the store", func(ctx context.Context) (err error) {
 		st, err = runstore.Open(ctx, opts.Store)
 		return err
 	}); err != nil {
@@ -144,7 +144,7 @@ type worker struct {
 	name  string
 	log   *slog.Logger
 	store *runstore.Store
-	retry *retrier
+	retry *runstore.Retrier
 
 	// setup is the run's configuration (with Device applied) and what it
 	// builds.
@@ -213,7 +213,7 @@ func (w *worker) run(ctx context.Context) error {
 	uctx, cancel := context.WithTimeout(context.Background(), time.Minute+w.opts.StoreRetry)
 	defer cancel()
 	if n := w.shard.Len(); n > 0 {
-		if err := w.retry.do(uctx, "upload the last games", w.upload); err != nil {
+		if err := w.retry.Do(uctx, "upload the last games", w.upload); err != nil {
 			return fmt.Errorf("train: %d finished games could not be uploaded: %w", n, err)
 		}
 	}
@@ -260,7 +260,7 @@ func (w *worker) waitFor(ctx context.Context, what string, get func() ([]byte, e
 	said := false
 	for {
 		var b []byte
-		err := w.retry.do(ctx, "read "+what, func(context.Context) (err error) {
+		err := w.retry.Do(ctx, "read "+what, func(context.Context) (err error) {
 			b, err = get()
 			return err
 		})
@@ -288,7 +288,7 @@ func (w *worker) waitFor(ctx context.Context, what string, get func() ([]byte, e
 // load downloads a published network, checks it and loads it.
 func (w *worker) load(ctx context.Context, n runstore.Network) (*torch.Net, error) {
 	var b []byte
-	err := w.retry.do(ctx, "download "+n.Key, func(ctx context.Context) (err error) {
+	err := w.retry.Do(ctx, "download "+n.Key, func(ctx context.Context) (err error) {
 		b, err = w.store.ReadNetwork(ctx, n)
 		return err
 	})
@@ -400,7 +400,7 @@ func (w *worker) flush(ctx context.Context) error {
 	if n == 0 {
 		return nil
 	}
-	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), uploadTimeout)
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), runstore.UploadTimeout)
 	defer cancel()
 	if err := w.upload(uctx); err != nil {
 		if n >= 8*w.opts.ShardGames {
