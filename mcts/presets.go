@@ -43,8 +43,8 @@ const AgentMaxNodes = 200_000
 // none (Settings.TreeMB 0), in MiB. It keeps an exported agent's process
 // under 80 MB whatever the position and its time budget
 // (docs/reliability.md: "Memory"); a tree of AgentMaxNodes nodes with
-// few positions (the usual case) fits in it, so it rarely binds.
-const DefaultTreeMB = 24
+// few positions (the usual case) about fills it, so it rarely binds.
+const DefaultTreeMB = 16
 
 // ShippedAgentMoveTime is ShippedAgentSettings' thinking time per move.
 const ShippedAgentMoveTime = time.Second
