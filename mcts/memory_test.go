@@ -34,6 +34,7 @@ func TestTreeMBBoundsTheMemory(t *testing.T) {
 			}
 			st := position(t)
 			full := 0
+			var used int64 // by the nodes the last advance kept
 			for move := 0; move < 3 && !st.IsTerminal(); move++ {
 				res := run(t, s, st)
 				if res.TreeBytes != s.TreeBytes() {
@@ -55,9 +56,15 @@ func TestTreeMBBoundsTheMemory(t *testing.T) {
 						t.Errorf("move %d: the tree stopped at %d nodes (%d bytes of nodes), far below its budget", move, res.TreeSize, used)
 					}
 				}
+				if move > 0 && !res.Proven && res.Simulations < 100 && used < budget/2 {
+					// The arena kept its capacity, but the nodes in use
+					// leave it room: the budget must not stop the search.
+					t.Errorf("move %d: %d simulations from a kept tree using %d bytes of a %d budget", move, res.Simulations, used, budget)
+				}
 				_ = st.ApplyAction(res.Action)
 				s.Advance(res.Action)
 				checkTree(t, s)
+				used = int64(s.TreeSize())*nodeBytes + int64(s.t.states)*s.t.stateBytes
 				if tc.treeMB > 0 && s.TreeBytes() > budget {
 					t.Fatalf("move %d: %d bytes after the tree's advance", move, s.TreeBytes())
 				}

@@ -107,9 +107,10 @@ func NewSearch(cfg Config, eval Evaluator, seed uint64) (*Search, error) {
 // full reports whether the tree has reached Config.MaxNodes, or whether
 // one more descent and the expansion of a round's leaves could take it
 // past its memory budget (Config.TreeMB): LeavesInFlight positions with
-// as many children as the largest expanded so far, each child with its
-// position (Config.Solver gives them one where the game ends or the
-// tablebase knows it), and the descent's own position.
+// as many children as the largest expanded so far, in the arena's spare
+// capacity or in an arena grown to hold them, each child with a position
+// (Config.Solver gives them one where the game ends or the tablebase
+// knows it), and the descent's own position.
 func (s *Search) full() bool {
 	if s.cfg.MaxNodes > 0 && len(s.t.nodes) >= s.cfg.MaxNodes {
 		return true
@@ -117,8 +118,10 @@ func (s *Search) full() bool {
 	if s.t.budget <= 0 {
 		return false
 	}
-	reserve := int64(s.cfg.LeavesInFlight*max(s.t.maxChildren, 1))*(nodeBytes+s.t.stateBytes) + s.t.stateBytes
-	return s.t.bytes()+reserve > s.t.budget
+	children := s.cfg.LeavesInFlight * max(s.t.maxChildren, 1)
+	arena := int64(max(cap(s.t.nodes), len(s.t.nodes)+children)) * nodeBytes
+	states := int64(s.t.states+children+1) * s.t.stateBytes
+	return arena+states+int64(cap(s.t.keep))*8 > s.t.budget
 }
 
 // SetTablebase makes the search look up every new position in tb (nil for
