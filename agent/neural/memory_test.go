@@ -144,6 +144,9 @@ func TestMemoryBounded(t *testing.T) {
 						ply, float64(grown)/(1<<20), treeMB, float64(slack)/(1<<20))
 				}
 			}
+			if got := a.TreeFulls(); got != full {
+				t.Errorf("TreeFulls() = %d, want %d", got, full)
+			}
 			t.Logf("%d searched moves, %d stopped by the tree's budget; the live heap grew by %.1f MiB at most; final position:\n%s",
 				searched, full, float64(peak)/(1<<20), st)
 			switch {

@@ -171,8 +171,8 @@ func (s *server) logGame(peer string, g protocol.GameStats) {
 	}
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	fmt.Fprintf(s.stderr, "zerokit serve: %s: %s as %s %s after %d actions: %d own moves (%d by the fallback), %v used (%v/move, max %v), peak RSS %s, peak virtual %s\n",
-		peer, g.Agent, g.Colour, result, g.Actions, g.Moves, g.Fallbacks, g.Used.Round(time.Millisecond),
+	fmt.Fprintf(s.stderr, "zerokit serve: %s: %s as %s %s after %d actions: %d own moves (%d by the fallback, %d searches stopped by the tree's budget), %v used (%v/move, max %v), peak RSS %s, peak virtual %s\n",
+		peer, g.Agent, g.Colour, result, g.Actions, g.Moves, g.Fallbacks, g.TreeFull, g.Used.Round(time.Millisecond),
 		perMove.Round(time.Microsecond), g.MaxMove.Round(time.Microsecond), procStatus("VmHWM"), procStatus("VmPeak"))
 }
 
