@@ -36,6 +36,14 @@ type FallbackCounter interface {
 	Fallbacks() int
 }
 
+// TreeFullCounter is implemented by agents whose search tree has a size or
+// memory budget (mcts.Config.MaxNodes, mcts.Config.TreeMB): TreeFulls
+// counts the searches it stopped (mcts.Result.TreeFull) since the agent
+// was built. Match runners report the count.
+type TreeFullCounter interface {
+	TreeFulls() int
+}
+
 // Cancelled returns ctx's error if ctx was cancelled, and nil while it is
 // live or when only its deadline has passed: under a time limit an agent
 // must still answer, and only cancellation means nobody wants the answer.

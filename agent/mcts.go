@@ -83,6 +83,10 @@ func (m *MCTS) Stats() mcts.SearchStats { return m.search.Stats() }
 // mcts.Result.Fallback).
 func (m *MCTS) Fallbacks() int { return m.search.Stats().Fallbacks }
 
+// TreeFulls is the number of searches stopped by the tree's size or
+// memory budget (mcts.Result.TreeFull).
+func (m *MCTS) TreeFulls() int { return m.search.Stats().TreeFull }
+
 // SetProgress makes the agent's searches report their progress to f about
 // every every simulations (mcts.Search.SetProgress); nil turns it off.
 func (m *MCTS) SetProgress(every int, f func(mcts.Progress)) { m.search.SetProgress(every, f) }

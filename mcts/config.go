@@ -150,6 +150,14 @@ type Config struct {
 	// the memory of long searches. The result is then Truncated, like a
 	// search stopped by its deadline. 0 means no limit.
 	MaxNodes int `yaml:"max_nodes"`
+	// TreeMB, when positive, is the tree's memory budget in MiB: its
+	// arena of nodes (NodeBytes each, the arena's unused capacity
+	// included) and the positions its nodes hold. The arena never grows
+	// past it, and a search stops, Truncated and TreeFull like one
+	// stopped by MaxNodes, before a round could take the tree over it.
+	// Tree reuse keeps the memory of the subtree it keeps. 0 means no
+	// budget.
+	TreeMB int `yaml:"tree_mb"`
 
 	// Solver turns on MCTS-Solver (Winands et al. 2008, OpenSpiel's
 	// MCTSBot solve=True): when a node is expanded, every child is played
@@ -223,6 +231,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxNodes < 0 {
 		return bad("max_nodes", c.MaxNodes, "want 0 (no limit) or more")
+	}
+	if c.TreeMB < 0 || c.TreeMB > MaxTreeMB {
+		return bad("tree_mb", c.TreeMB, fmt.Sprintf("want 0 (no budget) to %d", MaxTreeMB))
 	}
 	if c.LeavesInFlight < 1 {
 		return bad("leaves_in_flight", c.LeavesInFlight, "want at least 1")
@@ -310,6 +321,9 @@ func (c Config) TemperatureAt(moveNumber int) float64 {
 	}
 	return c.FinalTemperature
 }
+
+// MaxTreeMB bounds Config.TreeMB and Settings.TreeMB: a tebibyte.
+const MaxTreeMB = 1 << 20
 
 // ErrTerminal is returned when a search is asked to run on a finished game.
 var ErrTerminal = errors.New("mcts: cannot search a terminal state")

@@ -68,6 +68,10 @@ func (s *Search) round(ctx context.Context, done, sims int) (int, error) {
 	limit := s.cfg.LeavesInFlight
 gather:
 	for len(s.leaves) < limit && done+completed+len(s.leaves) < sims && len(s.collisions) < limit {
+		if completed+len(s.leaves) > 0 && s.full() {
+			// The tree's budget: stop before a descent could pass it.
+			break
+		}
 		leaf, rootChild, fresh, err := s.selectLeaf(done + completed + len(s.leaves))
 		if err != nil {
 			return 0, err
@@ -146,7 +150,7 @@ func (s *Search) abandonRound() {
 		s.t.addVirtual(l.node, -1)
 		nd := &s.t.nodes[l.node]
 		nd.status = stUnvisited
-		nd.state = nil
+		s.t.detach(l.node)
 		if s.cfg.Mode == ModeGumbel && l.rootChild >= 0 {
 			s.runVisits[l.rootChild-s.t.nodes[0].first]--
 		}
@@ -173,7 +177,7 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 			if err := st.ApplyAction(int(nd.action)); err != nil {
 				return 0, 0, false, fmt.Errorf("mcts: applying legal action %d: %w", nd.action, err)
 			}
-			nd.state = st
+			s.t.attach(idx, st)
 			if st.IsTerminal() {
 				nd.setTerminal(st, s.cfg.Solver)
 				if s.cfg.Solver {
@@ -181,7 +185,7 @@ func (s *Search) selectLeaf(sim int) (leaf, rootChild int32, fresh bool, err err
 				}
 				return idx, rootChild, false, nil
 			}
-			if s.solved(nd, st) {
+			if s.solved(idx, st) {
 				if s.cfg.Solver {
 					s.prove(nd.parent)
 				}

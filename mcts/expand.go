@@ -74,6 +74,8 @@ func (s *Search) expand(l *leafSlot) error {
 		}
 	}
 	inv := 1 / sum
+	s.t.growArena(len(l.legal))
+	s.t.maxChildren = max(s.t.maxChildren, len(l.legal))
 	first := int32(len(s.t.nodes))
 	for i, a := range l.legal {
 		s.t.nodes = append(s.t.nodes, node{

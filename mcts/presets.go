@@ -35,9 +35,16 @@ const (
 const DefaultLeavesInFlight = 4
 
 // AgentMaxNodes is the tree size limit of ShippedAgentSettings and of
-// "zerokit export": it keeps an exported agent's process under the
-// course's 100 MB whatever its time budget.
+// "zerokit export". The tree's memory is bounded by its budget
+// (DefaultTreeMB) either way.
 const AgentMaxNodes = 200_000
+
+// DefaultTreeMB is the tree memory budget of a player whose settings set
+// none (Settings.TreeMB 0), in MiB. It keeps an exported agent's process
+// under 80 MB whatever the position and its time budget
+// (docs/reliability.md: "Memory"); a tree of AgentMaxNodes nodes with
+// few positions (the usual case) about fills it, so it rarely binds.
+const DefaultTreeMB = 16
 
 // ShippedAgentMoveTime is ShippedAgentSettings' thinking time per move.
 const ShippedAgentMoveTime = time.Second

@@ -57,12 +57,14 @@ func TestSettingsPresets(t *testing.T) {
 		edit func(*Config)
 	}{
 		{"EvalSettings", EvalSettings(), Settings{Simulations: 32, Mode: ModeGumbel, CPUCT: 1.25},
-			func(c *Config) { c.Mode, c.LeavesInFlight = ModeGumbel, 0 }},
+			func(c *Config) { c.Mode, c.LeavesInFlight, c.TreeMB = ModeGumbel, 0, 16 }},
 		{"AgentSettings", AgentSettings(), Settings{Simulations: 128, Mode: ModePUCT, LeavesInFlight: 4, CPUCT: 1.25, ReuseTree: true},
-			func(c *Config) { c.LeavesInFlight, c.ReuseTree = 4, true }},
+			func(c *Config) { c.LeavesInFlight, c.ReuseTree, c.TreeMB = 4, true, 16 }},
 		{"ShippedAgentSettings", ShippedAgentSettings(),
 			Settings{Simulations: 2000, MoveTime: Duration(time.Second), Mode: ModePUCT, LeavesInFlight: 4, CPUCT: 1.25, ReuseTree: true, MaxNodes: 200_000, Solver: true},
-			func(c *Config) { c.LeavesInFlight, c.ReuseTree, c.MaxNodes, c.Solver = 4, true, 200_000, true }},
+			func(c *Config) {
+				c.LeavesInFlight, c.ReuseTree, c.MaxNodes, c.TreeMB, c.Solver = 4, true, 200_000, 16, true
+			}},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s = %+v\nwant %+v", tc.name, tc.got, tc.want)
@@ -110,6 +112,8 @@ func TestSettingsValidate(t *testing.T) {
 		{"cpuct", func(s *Settings) { s.CPUCT = 0 }, "c_puct ="},
 		{"policy temperature", func(s *Settings) { s.PolicyTemperature = 0.01 }, "policy_temperature ="},
 		{"max nodes", func(s *Settings) { s.MaxNodes = -1 }, "max_nodes ="},
+		{"tree mb", func(s *Settings) { s.TreeMB = -1 }, "tree_mb ="},
+		{"tree mb too large", func(s *Settings) { s.TreeMB = MaxTreeMB + 1 }, "tree_mb ="},
 	} {
 		s := AgentSettings()
 		tc.edit(&s)

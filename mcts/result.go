@@ -40,7 +40,8 @@ type Result struct {
 	// Simulations is the number of simulations this search ran.
 	Simulations int
 	// Truncated reports a search stopped by its context's deadline, or by
-	// Config.MaxNodes, before its simulation budget was spent: the result
+	// Config.MaxNodes or Config.TreeMB (TreeFull), before its simulation
+	// budget was spent: the result
 	// is the best found so far (Simulations is below the budget). Its Policy is a poorer training
 	// target than a complete search's.
 	Truncated bool
@@ -49,11 +50,16 @@ type Result struct {
 	// the game with a win or that the tablebase proves best, else the
 	// move of highest prior (see Search.Run), and Policy the priors.
 	Fallback bool
+	// TreeFull reports a search stopped because its tree reached
+	// Config.MaxNodes or its memory budget, Config.TreeMB.
+	TreeFull bool
 	// ReusedVisits is the root's visit count inherited from earlier
 	// searches by tree reuse.
 	ReusedVisits int
-	// TreeSize is the number of nodes in the tree after the search.
-	TreeSize int
+	// TreeSize is the number of nodes in the tree after the search, and
+	// TreeBytes its memory (Search.TreeBytes).
+	TreeSize  int
+	TreeBytes int64
 	// Proven reports that Config.Solver settled the root's game-theoretic
 	// value: ProvenValue for the player to move (1 a win, -1 a loss, 0 a
 	// draw), reached in ProvenMoves moves along the proof (the fastest win
@@ -95,6 +101,7 @@ func (s *Search) result(state env.State, full bool, sims, reused int) Result {
 		Simulations:  sims,
 		ReusedVisits: reused,
 		TreeSize:     len(s.t.nodes),
+		TreeBytes:    s.t.bytes(),
 	}
 	if root.proven {
 		res.Proven, res.ProvenValue, res.ProvenMoves = true, float32(sg*float64(root.proof)), int(root.depth)

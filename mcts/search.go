@@ -81,6 +81,9 @@ type SearchStats struct {
 	// Fallbacks is the number of searches whose deadline passed before a
 	// single simulation completed (see Result.Fallback).
 	Fallbacks int
+	// TreeFull is the number of searches that stopped because the tree
+	// reached Config.MaxNodes or Config.TreeMB (see Result.TreeFull).
+	TreeFull int
 }
 
 // NewSearch validates cfg and returns a Search using eval, whose random
@@ -97,7 +100,28 @@ func NewSearch(cfg Config, eval Evaluator, seed uint64) (*Search, error) {
 		cfg:  cfg,
 		eval: eval,
 		rng:  rand.New(rand.NewPCG(seed, 0x5ea5c4)),
+		t:    tree{budget: int64(cfg.TreeMB) << 20},
 	}, nil
+}
+
+// full reports whether the tree has reached Config.MaxNodes, or whether
+// one more descent and the expansion of a round's leaves could take it
+// past its memory budget (Config.TreeMB): LeavesInFlight positions with
+// as many children as the largest expanded so far, in the arena's spare
+// capacity or in an arena grown to hold them, each child with a position
+// (Config.Solver gives them one where the game ends or the tablebase
+// knows it), and the descent's own position.
+func (s *Search) full() bool {
+	if s.cfg.MaxNodes > 0 && len(s.t.nodes) >= s.cfg.MaxNodes {
+		return true
+	}
+	if s.t.budget <= 0 {
+		return false
+	}
+	children := s.cfg.LeavesInFlight * max(s.t.maxChildren, 1)
+	arena := int64(max(cap(s.t.nodes), len(s.t.nodes)+children)) * nodeBytes
+	states := int64(s.t.states+children+1) * s.t.stateBytes
+	return arena+states+int64(cap(s.t.keep))*8 > s.t.budget
 }
 
 // SetTablebase makes the search look up every new position in tb (nil for
@@ -154,6 +178,10 @@ func (s *Search) Reset() { s.t.reset() }
 
 // TreeSize is the number of nodes currently in the tree.
 func (s *Search) TreeSize() int { return len(s.t.nodes) }
+
+// TreeBytes is the tree's memory now: its arena of nodes, used or not,
+// and the positions its nodes hold (see NodeBytes).
+func (s *Search) TreeBytes() int64 { return s.t.bytes() }
 
 // Advance tells the search that action was played from the position of the
 // last search (by either player), so that the next search can start from
@@ -246,15 +274,15 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 	s.prepareRoot(full, sims)
 
 	done := 0
-	truncated := false
+	truncated, treeFull := false, false
 	nextProgress := s.progressEvery
 	for done < sims && !truncated {
 		if s.t.nodes[0].proven {
 			// Config.Solver settled the root: more search changes nothing.
 			break
 		}
-		if s.cfg.MaxNodes > 0 && len(s.t.nodes) >= s.cfg.MaxNodes && done+reused > 0 {
-			truncated = true
+		if done+reused > 0 && s.full() {
+			truncated, treeFull = true, true
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -286,9 +314,12 @@ func (s *Search) run(ctx context.Context, state env.State) (Result, error) {
 	}
 	s.stats.Simulations += done
 	res := s.result(state, full, done, reused)
-	res.Truncated = truncated
+	res.Truncated, res.TreeFull = truncated, treeFull
 	if truncated {
 		s.stats.Truncated++
+	}
+	if treeFull {
+		s.stats.TreeFull++
 	}
 	if truncated && done+reused == 0 {
 		res.Fallback = true

@@ -45,9 +45,14 @@ type Settings struct {
 	// ReuseTree keeps the subtree of the position reached between moves.
 	ReuseTree bool `json:"reuse_tree" yaml:"reuse_tree"`
 	// MaxNodes, when positive, ends a search once its tree holds this
-	// many nodes (Config.MaxNodes): it bounds the player's memory, about
-	// 100 bytes per node in all. 0 means no limit.
+	// many nodes (Config.MaxNodes). 0 means no limit; TreeMB bounds the
+	// tree's memory either way.
 	MaxNodes int `json:"max_nodes,omitempty" yaml:"max_nodes"`
+	// TreeMB is the tree's memory budget in MiB (Config.TreeMB): the
+	// search stops growing its tree there, whatever the position and the
+	// time. 0 means the default, DefaultTreeMB: every player's tree is
+	// bounded.
+	TreeMB int `json:"tree_mb,omitempty" yaml:"tree_mb"`
 	// Solver runs MCTS-Solver (Config.Solver): game-ending moves are
 	// found one move ahead of every expanded position, proven results
 	// propagate, and the player plays a proven win when it has one and
@@ -85,14 +90,16 @@ func (s Settings) Validate() error {
 		return bad("policy_temperature", s.PolicyTemperature, PolicyTemperatureRange)
 	case s.MaxNodes < 0:
 		return bad("max_nodes", s.MaxNodes, "want 0 (no limit) or more")
+	case s.TreeMB < 0 || s.TreeMB > MaxTreeMB:
+		return bad("tree_mb", s.TreeMB, fmt.Sprintf("want 0 (the default, %d) to %d", DefaultTreeMB, MaxTreeMB))
 	}
 	return nil
 }
 
 // Config is the search configuration of these settings: PlayConfig (no
 // root noise, temperature 0, deterministic Gumbel) with the settings'
-// fields, and MaxSimulations simulations when Simulations is 0 (a
-// time-only budget). MoveTime is the caller's to apply, as a deadline on
+// fields, MaxSimulations simulations when Simulations is 0 (a
+// time-only budget) and a tree of DefaultTreeMB when TreeMB is 0. MoveTime is the caller's to apply, as a deadline on
 // the context of each move.
 func (s Settings) Config() Config {
 	sims := s.Simulations
@@ -105,6 +112,10 @@ func (s Settings) Config() Config {
 	c.CPUCT = s.CPUCT
 	c.ReuseTree = s.ReuseTree
 	c.MaxNodes = s.MaxNodes
+	c.TreeMB = s.TreeMB
+	if c.TreeMB == 0 {
+		c.TreeMB = DefaultTreeMB
+	}
 	c.Solver = s.Solver
 	c.PolicyTemperature = s.PolicyTemperature
 	c.WeightedBudget = s.WeightedBudget

@@ -9,16 +9,16 @@ import (
 	"github.com/zerokit/zerokit/env"
 )
 
-// solved looks st, the position of the new node nd, up in the tablebase
-// and, if it is there, gives nd the position and marks it solved.
-func (s *Search) solved(nd *node, st env.State) bool {
+// solved looks st, the position of the new node i, up in the tablebase
+// and, if it is there, gives node i the position and marks it solved.
+func (s *Search) solved(i int32, st env.State) bool {
 	if s.tb == nil {
 		return false
 	}
 	v, n, ok := s.tb.Probe(st)
 	if ok {
-		nd.state = st
-		nd.setSolved(st, v, n, s.cfg.Solver)
+		s.t.attach(i, st)
+		s.t.nodes[i].setSolved(st, v, n, s.cfg.Solver)
 	}
 	return ok
 }
@@ -32,17 +32,17 @@ func (s *Search) lookAhead(n int32) error {
 	parent := nd.state
 	found := false
 	for i := nd.first; i < nd.first+nd.nchild; i++ {
-		ch := &s.t.nodes[i]
+		action := s.t.nodes[i].action
 		st := parent.Clone()
-		if err := st.ApplyAction(int(ch.action)); err != nil {
-			return fmt.Errorf("mcts: applying legal action %d: %w", ch.action, err)
+		if err := st.ApplyAction(int(action)); err != nil {
+			return fmt.Errorf("mcts: applying legal action %d: %w", action, err)
 		}
 		if !st.IsTerminal() {
-			found = s.solved(ch, st) || found
+			found = s.solved(i, st) || found
 			continue
 		}
-		ch.state = st
-		ch.setTerminal(st, true)
+		s.t.attach(i, st)
+		s.t.nodes[i].setTerminal(st, true)
 		found = true
 	}
 	if found {

@@ -2,6 +2,9 @@ package mcts
 
 import (
 	"math"
+	"reflect"
+	"slices"
+	"unsafe"
 
 	"github.com/zerokit/zerokit/env"
 )
@@ -86,10 +89,32 @@ func (n *node) setSolved(st env.State, value float32, actions int, solver bool) 
 	}
 }
 
-// tree is the arena. The root, when present, is nodes[0].
+// nodeBytes is the size of one node in the arena.
+const nodeBytes = int64(unsafe.Sizeof(node{}))
+
+// NodeBytes is the memory of one tree node, not counting its position: a
+// node is one legal move of an expanded position. The tree's memory
+// (Result.TreeBytes) is its arena of nodes plus the positions of the nodes
+// that hold one (the visited ones, and with Config.Solver the children that
+// end the game or that the tablebase knows).
+const NodeBytes = int(nodeBytes)
+
+// tree is the arena. The root, when present, is nodes[0]. A node's
+// children come after it in the arena, so that a pass in index order
+// meets every parent before its children.
 type tree struct {
 	nodes []node
-	spare []node // second arena, swapped in by advance
+	// states counts the nodes holding a position, and stateBytes is the
+	// memory of one position (stateSize of the root's).
+	states     int
+	stateBytes int64
+	// budget, when positive, is the memory the tree may use (Config.TreeMB):
+	// the arena never grows past what it leaves (growArena).
+	budget int64
+	// keep is advance's scratch: bit i marks node i as kept.
+	keep []uint64
+	// maxChildren is the most children of an expanded node so far.
+	maxChildren int
 }
 
 func (t *tree) empty() bool { return len(t.nodes) == 0 }
@@ -99,12 +124,76 @@ func (t *tree) empty() bool { return len(t.nodes) == 0 }
 func (t *tree) reset() {
 	clear(t.nodes)
 	t.nodes = t.nodes[:0]
+	t.states = 0
+}
+
+// bytes is the tree's memory: the arena's capacity (what it holds
+// allocated, used or not), the positions, and advance's scratch.
+func (t *tree) bytes() int64 {
+	return int64(cap(t.nodes))*nodeBytes + int64(t.states)*t.stateBytes + int64(cap(t.keep))*8
+}
+
+// attach gives node i the position st and counts it.
+func (t *tree) attach(i int32, st env.State) {
+	if t.nodes[i].state == nil {
+		t.states++
+	}
+	t.nodes[i].state = st
+}
+
+// detach takes node i's position away.
+func (t *tree) detach(i int32) {
+	if t.nodes[i].state != nil {
+		t.states--
+		t.nodes[i].state = nil
+	}
+}
+
+// growArena makes room in the arena for n more nodes. Without a budget it
+// grows as append does. With one it never grows past the nodes that the
+// budget leaves beside the positions (unless the n nodes need it: the
+// search stops before that can happen, Search.full), by a quarter at a
+// time and by half the room left near that limit, so that little of the
+// arena lies unused when the tree fills its budget.
+func (t *tree) growArena(n int) {
+	need := len(t.nodes) + n
+	if need <= cap(t.nodes) {
+		return
+	}
+	if t.budget <= 0 {
+		t.nodes = slices.Grow(t.nodes, n)
+		return
+	}
+	c := cap(t.nodes)
+	step := c/4 + 1024
+	limit := (t.budget - int64(t.states)*t.stateBytes - int64(cap(t.keep))*8) / nodeBytes
+	if room := int(max(limit, 0)) - c; step > room/2 {
+		step = room / 2
+	}
+	grown := make([]node, len(t.nodes), max(c+step, need))
+	copy(grown, t.nodes)
+	clear(t.nodes)
+	t.nodes = grown
+}
+
+// stateSize is the memory of the position s: the value its pointer points
+// to (the games' positions are flat structs that Clone copies), rounded up
+// to 16 bytes like the allocator's size classes.
+func stateSize(s env.State) int64 {
+	ty := reflect.TypeOf(s)
+	size := ty.Size()
+	if ty.Kind() == reflect.Pointer {
+		size = ty.Elem().Size()
+	}
+	return int64(max(size, 16)+15) &^ 15
 }
 
 // setRoot starts a fresh tree at s (which the tree then owns).
 func (t *tree) setRoot(s env.State) {
 	t.reset()
+	t.stateBytes = stateSize(s)
 	t.nodes = append(t.nodes, node{state: s, parent: -1, status: stPending, player: int8(s.CurrentPlayer())})
+	t.states = 1
 }
 
 // child returns the index of the child of n reached by action, or -1.
@@ -118,10 +207,16 @@ func (t *tree) child(n int32, action int) int32 {
 	return -1
 }
 
-// advance makes the root's child for action the new root, copying its
-// subtree into the spare arena (breadth first, which keeps every node's
-// children contiguous) and discarding everything else. It reports whether
-// any statistics were kept; if not, the tree is empty.
+// advance makes the root's child for action the new root, keeping its
+// subtree and discarding everything else. It reports whether any
+// statistics were kept; if not, the tree is empty.
+//
+// It works in place, in the arena's order: one pass marks the subtree
+// (a node is in it when its parent is, and parents come first), a second
+// moves each kept node down to the next free index, which keeps every
+// node's children contiguous and after it, and points the node's children
+// (not yet moved) at its new index and its parent at its first child's.
+// The tree thus never needs a second arena.
 func (t *tree) advance(action int) bool {
 	if t.empty() || t.nodes[0].status != stExpanded {
 		t.reset()
@@ -132,24 +227,45 @@ func (t *tree) advance(action int) bool {
 		t.reset()
 		return false
 	}
-	out := t.spare[:0]
-	out = append(out, t.nodes[c])
-	out[0].parent = -1
-	for i := 0; i < len(out); i++ {
-		first, n := out[i].first, out[i].nchild
-		if out[i].status != stExpanded {
-			out[i].first, out[i].nchild = 0, 0
-			continue
-		}
-		out[i].first = int32(len(out))
-		for k := first; k < first+n; k++ {
-			ch := t.nodes[k]
-			ch.parent = int32(i)
-			out = append(out, ch)
+	n := int32(len(t.nodes))
+	t.keep = grow(t.keep, (int(n)+63)/64)
+	clear(t.keep)
+	marked := func(i int32) bool { return t.keep[i/64]&(1<<(i%64)) != 0 }
+	t.keep[c/64] |= 1 << (c % 64)
+	for i := c + 1; i < n; i++ {
+		if p := t.nodes[i].parent; p >= c && marked(p) {
+			t.keep[i/64] |= 1 << (i % 64)
 		}
 	}
-	t.reset()
-	t.nodes, t.spare = out, t.nodes
+	j, states := int32(0), 0
+	for i := c; i < n; i++ {
+		if !marked(i) {
+			continue
+		}
+		nd := t.nodes[i]
+		if i == c {
+			nd.parent = -1
+		} else if p := &t.nodes[nd.parent]; p.first == i {
+			// nd.parent is already the parent's new index; i is its
+			// first child.
+			p.first = j
+		}
+		if nd.status == stExpanded {
+			for k := nd.first; k < nd.first+nd.nchild; k++ {
+				t.nodes[k].parent = j
+			}
+		} else {
+			nd.first, nd.nchild = 0, 0
+		}
+		if nd.state != nil {
+			states++
+		}
+		t.nodes[j] = nd
+		j++
+	}
+	clear(t.nodes[j:])
+	t.nodes = t.nodes[:j]
+	t.states = states
 	return true
 }
 

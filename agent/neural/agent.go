@@ -89,5 +89,9 @@ func (a *Agent) LastResult() mcts.Result { return a.search.LastResult() }
 // simulation, the deadline having passed first (see agent.MCTS.Fallbacks).
 func (a *Agent) Fallbacks() int { return a.search.Fallbacks() }
 
+// TreeFulls is the number of searches stopped by the tree's size or
+// memory budget (see agent.MCTS.TreeFulls).
+func (a *Agent) TreeFulls() int { return a.search.TreeFulls() }
+
 // Stats returns the agent's search counters.
 func (a *Agent) Stats() mcts.SearchStats { return a.search.Stats() }

@@ -97,7 +97,7 @@ func (p *Pool) Close() error {
 
 // Kind is the "net" agent spec kind, loading networks through p:
 //
-//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,solver=0|1][,tb=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval|final][,muntil=N][,sym=0|1][,ptemp=T][,weighted=0|1][,backend=go|libtorch]
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,treemb=N][,solver=0|1][,tb=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval|final][,muntil=N][,sym=0|1][,ptemp=T][,weighted=0|1][,backend=go|libtorch]
 //
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
@@ -165,7 +165,8 @@ func searchKeys() map[string]string {
 		"cpuct":    fmt.Sprintf("PUCT exploration constant (default: the agent's, else %g)", mcts.AgentSettings().CPUCT),
 		"mode":     "search: puct or gumbel (default: the agent's, else puct)",
 		"reuse":    "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
-		"nodes":    "end a search once its tree holds this many nodes, about 100 bytes each (default: the agent's, else 0: no limit)",
+		"nodes":    "end a search once its tree holds this many nodes (default: the agent's, else 0: no limit; treemb bounds the tree either way)",
+		"treemb":   fmt.Sprintf("the search tree's memory budget in MiB, its nodes and positions: the search stops growing the tree there (default: the agent's, else 0: %d)", mcts.DefaultTreeMB),
 		"solver":   "1 runs MCTS-Solver: every move of an expanded position is tried for a game end, proven wins and losses propagate, a proven win is always played and a proven loss never while another move remains (default: the agent's, else 0)",
 		"tb":       "1 looks positions up in the game's tablebase, if it has one (Watch Your Back!: the solved endgame after the second shrink, for games without a turn limit, as the referee's), 0 does not (default: the agent's, else 1)",
 		"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone; 0 turns off the agent's term)",
@@ -181,7 +182,7 @@ func searchKeys() map[string]string {
 }
 
 // ApplyParams overrides base with a spec's sims, time, leaves, cpuct,
-// mode, reuse, nodes, solver, tb, material, mscale, mterm, muntil, sym,
+// mode, reuse, nodes, treemb, solver, tb, material, mscale, mterm, muntil, sym,
 // ptemp and weighted parameters and validates the result.
 func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	s := base
@@ -218,6 +219,9 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 		return Settings{}, err
 	}
 	if s.MaxNodes, err = p.Int("nodes", s.MaxNodes, 0, math.MaxInt32); err != nil {
+		return Settings{}, err
+	}
+	if s.TreeMB, err = p.Int("treemb", s.TreeMB, 0, mcts.MaxTreeMB); err != nil {
 		return Settings{}, err
 	}
 	if s.Solver, err = p.Bool("solver", s.Solver); err != nil {

@@ -57,6 +57,9 @@ type GameStats struct {
 	// was spent), or by the agent's own fallback when its deadline passed
 	// before its search had a result (agent.FallbackCounter).
 	Moves, Fallbacks int
+	// TreeFull is the number of the agent's searches stopped by their
+	// tree's size or memory budget (agent.TreeFullCounter).
+	TreeFull int
 	// Used is the time charged to the game's clock and MaxMove the longest
 	// single action request.
 	Used, MaxMove time.Duration
@@ -247,13 +250,20 @@ func (s *session) action(ctx context.Context, turns int) (string, bool, error) {
 		// The agent gets a copy: whatever it does to it, the replica
 		// stays right.
 		fc, counts := s.agent.(agent.FallbackCounter)
-		var before int
+		tc, countsFull := s.agent.(agent.TreeFullCounter)
+		var before, fullBefore int
 		if counts {
 			before = fc.Fallbacks()
+		}
+		if countsFull {
+			fullBefore = tc.TreeFulls()
 		}
 		a, err = s.agent.Act(moveCtx, st.Clone())
 		if counts {
 			s.stats.Fallbacks += fc.Fallbacks() - before
+		}
+		if countsFull {
+			s.stats.TreeFull += tc.TreeFulls() - fullBefore
 		}
 	}
 	if spent || (s.fallback != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil) {

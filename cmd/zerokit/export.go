@@ -60,7 +60,8 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	ptemp := fs.Float64("policy-temp", def.PolicyTemperature, "policy temperature T: the search uses the network's priors P^(1/T), renormalised (0 or 1: unchanged; above 1: flatter)")
 	weighted := fs.Bool("weighted", def.WeightedBudget, "multiply each move's simulations and move time by its position's time weight (Watch Your Back!: 3 in the 16 moving turns before the second shrink); max-nodes still bounds the tree")
 	sym := fs.Bool("sym", def.AverageSymmetries, "average the network's outputs over the board's symmetries (Watch Your Back!: the left-right mirror), one network call per symmetry")
-	maxNodes := fs.Int("max-nodes", mcts.AgentMaxNodes, "end a search once its tree holds this many nodes, to bound the agent's memory (0: no limit)")
+	maxNodes := fs.Int("max-nodes", mcts.AgentMaxNodes, "end a search once its tree holds this many nodes (0: no limit; -tree-mb bounds the tree's memory either way)")
+	treeMB := fs.Int("tree-mb", 0, fmt.Sprintf("the search tree's memory budget in MiB: the search stops growing the tree there (0: the default, %d)", mcts.DefaultTreeMB))
 	material := fs.Float64("material", 0, "weight in [0, 1) of the material balance blended into the search's leaf values (0: the network's value alone)")
 	materialTerm := fs.String("material-term", "", "what -material blends in: "+agent.TermHelp()+" (default "+agent.TermMaterial+")")
 	materialScale := fs.Float64("material-scale", 0, "material lead worth tanh(1) of the material term (0: the default, 2)")
@@ -77,7 +78,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fs.Usage()
 		return errors.New("-out is required")
 	}
-	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, Solver: *solver, PolicyTemperature: *ptemp, WeightedBudget: *weighted}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm, MaterialUntil: *materialUntil}
+	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, TreeMB: *treeMB, Solver: *solver, PolicyTemperature: *ptemp, WeightedBudget: *weighted}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm, MaterialUntil: *materialUntil}
 	var ckpt string
 	var prov *neural.Provenance
 	var source *neural.Source
@@ -205,6 +206,8 @@ func overrideSettings(fs *flag.FlagSet, base, flags neural.Settings) neural.Sett
 			s.AverageSymmetries = flags.AverageSymmetries
 		case "max-nodes":
 			s.MaxNodes = flags.MaxNodes
+		case "tree-mb":
+			s.TreeMB = flags.TreeMB
 		case "material":
 			s.MaterialWeight = flags.MaterialWeight
 		case "material-term":

@@ -74,6 +74,14 @@ func isRefereed(g env.Game) bool {
 	return ok
 }
 
+// serveMemoryLimit is serve's default -memory-limit in MiB. An agent's
+// live heap stays under about 30 MiB (its tree's budget,
+// mcts.DefaultTreeMB, the exact search's and the endgame's tables, the
+// network), which leaves the garbage collector room below the limit; the
+// process's peak resident memory is the limit plus the program's own
+// pages, about 60 MB (docs/reliability.md, "Memory").
+const serveMemoryLimit = 48
+
 // runServe implements "zerokit serve".
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	reg, err := newAgents(1) // the kinds of -agent specs (see agents.go)
@@ -87,7 +95,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
 	clock := addClockFlags(fs, "", 0, "none")
 	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")
-	memLimit := fs.Int64("memory-limit", 64, "soft limit of the Go heap in MiB (debug.SetMemoryLimit), to stay inside the course's 100 MB (0: none; the GOMEMLIMIT variable takes precedence)")
+	memLimit := fs.Int64("memory-limit", serveMemoryLimit, "soft limit of the Go runtime's memory in MiB (debug.SetMemoryLimit, as GOMEMLIMIT), to keep the process under 80 MB, inside the course's 100 MB (0: none; the GOMEMLIMIT variable takes precedence)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -163,8 +171,8 @@ func (s *server) logGame(peer string, g protocol.GameStats) {
 	}
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
-	fmt.Fprintf(s.stderr, "zerokit serve: %s: %s as %s %s after %d actions: %d own moves (%d by the fallback), %v used (%v/move, max %v), peak RSS %s, peak virtual %s\n",
-		peer, g.Agent, g.Colour, result, g.Actions, g.Moves, g.Fallbacks, g.Used.Round(time.Millisecond),
+	fmt.Fprintf(s.stderr, "zerokit serve: %s: %s as %s %s after %d actions: %d own moves (%d by the fallback, %d searches stopped by the tree's budget), %v used (%v/move, max %v), peak RSS %s, peak virtual %s\n",
+		peer, g.Agent, g.Colour, result, g.Actions, g.Moves, g.Fallbacks, g.TreeFull, g.Used.Round(time.Millisecond),
 		perMove.Round(time.Microsecond), g.MaxMove.Round(time.Microsecond), procStatus("VmHWM"), procStatus("VmPeak"))
 }
 

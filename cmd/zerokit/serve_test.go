@@ -51,7 +51,7 @@ func TestServeStdio(t *testing.T) {
 		}
 		_ = s.ApplyAction(a)
 	}
-	if !regexp.MustCompile(`stdin: greedy as white unfinished after 3 actions: 2 own moves \(0 by the fallback\), .* peak RSS \d+ kB, peak virtual \d+ kB`).MatchString(errb.String()) {
+	if !regexp.MustCompile(`stdin: greedy as white unfinished after 3 actions: 2 own moves \(0 by the fallback, 0 searches stopped by the tree.s budget\), .* peak RSS \d+ kB, peak virtual \d+ kB`).MatchString(errb.String()) {
 		t.Errorf("-v report %q", errb.String())
 	}
 }
