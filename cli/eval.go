@@ -50,7 +50,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	specB := fs.String("b", "", "agent B's spec (required)")
 	nGames := fs.Int("games", 20, "number of games (even keeps colours balanced)")
 	parallel := fs.Int("parallel", 1, "games played at the same time")
-	gameName := fs.String("game", "wyb", "game: "+games.Help(nil))
+	gameName := fs.String("game", defaultGame(nil), "game: "+games.Help(nil))
 	seed := fs.Uint64("seed", 1, "match seed (openings and agents' seeds)")
 	opening := fs.Int("opening", 2, "uniformly random actions at the start of each game")
 	maxMoves := fs.Int("max-moves", 0, "end a game as a draw after this many actions (0: the game's own bound)")

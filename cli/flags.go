@@ -4,6 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/games"
 )
 
 // newFlagSet returns the flag set of subcommand name: parse errors go to
@@ -71,4 +74,33 @@ func isFlagSet(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return set
+}
+
+// mainGame is the family the -game flags default to when the program
+// registers it: Watch Your Back!, the game zerokit is for.
+const mainGame = "wyb"
+
+// defaultGame is the default of a -game flag: mainGame when the program
+// registers it and keep accepts its default game, else the first
+// registered family (by name) whose default game keep accepts (nil: any),
+// so that a program of one game of its own needs no -game. With none, it
+// is mainGame, which the command then reports as unknown.
+func defaultGame(keep func(env.Game) bool) string {
+	first := ""
+	for _, r := range games.Families() {
+		g, err := r.Defaults.Game()
+		if err != nil || (keep != nil && !keep(g)) {
+			continue
+		}
+		if r.Name == mainGame {
+			return mainGame
+		}
+		if first == "" {
+			first = r.Name
+		}
+	}
+	if first == "" {
+		return mainGame
+	}
+	return first
 }

@@ -60,7 +60,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	maxCkpt := fs.Int("max-checkpoints", 8, "rate at most this many checkpoints of -run, evenly spaced (0: all)")
 	nGames := fs.Int("games", 20, "games per pairing")
 	parallel := fs.Int("parallel", 1, "games played at the same time")
-	gameName := fs.String("game", "", "game (default: the checkpoints' game with -run, else wyb): "+games.Help(nil))
+	gameName := fs.String("game", "", "game (default: the checkpoints' game with -run, else "+defaultGame(nil)+"): "+games.Help(nil))
 	seed := fs.Uint64("seed", 1, "seed of the openings and agents")
 	opening := fs.Int("opening", 2, "uniformly random actions at the start of each game")
 	priorDraws := fs.Float64("prior-draws", 1, "virtual draws added to every pairing, keeping ratings finite after clean sweeps")
@@ -100,7 +100,7 @@ func runGauntlet(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	name := *gameName
 	if name == "" {
-		name = "wyb"
+		name = defaultGame(nil)
 		if len(ckpts) > 0 {
 			if name, err = checkpointGame(ckpts[len(ckpts)-1].path); err != nil {
 				return err

@@ -48,7 +48,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer reg.Close()
 	fs := newFlagSet("play", withSpecHelp(playUsage, reg.Help()), stderr)
-	gameName := fs.String("game", "wyb", "game, one with a terminal notation: "+games.Help(isTextUI))
+	gameName := fs.String("game", defaultGame(isTextUI), "game, one with a terminal notation: "+games.Help(isTextUI))
 	agentSpec := fs.String("agent", DefaultAgentKind, "the opponent's agent spec (see above; default: the trained agent that ships for the game)")
 	runDir := fs.String("run", "", "play the agent of this training run `directory` (net:path=DIR) instead of -agent")
 	colour := fs.String("colour", "", "your colour: white or black (Watch Your Back!: white moves first; Squatter: black moves first), or first or second (default: the first mover's)")

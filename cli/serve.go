@@ -83,7 +83,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer reg.Close()
 	fs := newFlagSet("serve", withSpecHelp(serveUsage, reg.Help()), stderr)
 	agentSpec := fs.String("agent", DefaultAgentKind, "agent spec (see below; default: the trained agent that ships for the game)")
-	gameName := fs.String("game", "wyb", "game, one with a referee protocol: "+games.Help(isRefereed))
+	gameName := fs.String("game", defaultGame(isRefereed), "game, one with a referee protocol: "+games.Help(isRefereed))
 	listen := fs.String("listen", "", "serve TCP connections on `HOST:PORT` (port 0: any free port) instead of stdin/stdout")
 	clock := addClockFlags(fs, "", 0, "none")
 	verbose := fs.Bool("v", false, "report each game's moves, time and the process's peak memory on stderr")
