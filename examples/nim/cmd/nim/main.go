@@ -4,7 +4,7 @@
 // cli.Main; its game is the import of package nim, which registers Nim
 // with env/games.
 //
-//	go build -o nim . && ./nim train -config nim-tiny.yaml -run runs/nim
+//	go build ./cmd/nim && ./nim train -config nim-tiny.yaml -run runs/nim
 package main
 
 import (
@@ -13,7 +13,7 @@ import (
 	"github.com/zerokit/zerokit/cli"
 
 	// Nim registers itself with zerokit's env/games.
-	_ "example.com/nim/nim"
+	_ "example.com/nim"
 )
 
 func main() { os.Exit(cli.Main(os.Args[1:])) }

@@ -57,7 +57,7 @@ func TestOwnModule(t *testing.T) {
 	}
 
 	runDir := filepath.Join(dir, "run")
-	run("", "train", "-config", "nim-tiny.yaml", "-run", runDir, "-max-steps", "4", "-quiet")
+	run("", "train", "-config", filepath.Join("..", "..", "nim-tiny.yaml"), "-run", runDir, "-max-steps", "4", "-quiet")
 	if _, err := os.Stat(filepath.Join(runDir, "metrics.jsonl")); err != nil {
 		t.Errorf("train wrote no metrics: %v", err)
 	}
