@@ -86,8 +86,13 @@ const mainGame = "wyb"
 // so that a program of one game of its own needs no -game. With none, it
 // is mainGame, which the command then reports as unknown.
 func defaultGame(keep func(env.Game) bool) string {
+	return pickGame(games.Families(), keep)
+}
+
+// pickGame is defaultGame among the families fams, sorted by name.
+func pickGame(fams []games.Registration, keep func(env.Game) bool) string {
 	first := ""
-	for _, r := range games.Families() {
+	for _, r := range fams {
 		g, err := r.Defaults.Game()
 		if err != nil || (keep != nil && !keep(g)) {
 			continue
