@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +21,8 @@ import (
 // few steps from nim-tiny.yaml, eval plays the trained network against
 // random, serve (with -game left to its default, the program's one game)
 // answers moves in Nim's "H:K" form over the line protocol,
-// export writes an agent that serve plays, and play plays a typed game.
+// export writes an agent that serve plays, play plays a typed game, and
+// web offers Nim alone and starts a game of it against the trained network.
 func TestOwnModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the build and the training run")
@@ -91,5 +96,55 @@ func TestOwnModule(t *testing.T) {
 	out = run(typed.String(), "play", "-game", "nim", "-agent", "alphabeta:depth=2")
 	if !strings.Contains(out, "Game over: you lose.") {
 		t.Errorf("play: no result in\n%s", out)
+	}
+
+	checkWeb(t, bin, runDir)
+}
+
+// checkWeb starts "nim web" on a free port and checks that the page is
+// offered Nim alone and that a game of Nim starts against the run's
+// network.
+func checkWeb(t *testing.T, bin, runDir string) {
+	t.Helper()
+	cmd := exec.Command(bin, "web", "-listen", "127.0.0.1:0", "-agent", "net:path="+runDir+",sims=8", "-network", "net:path="+runDir, "-run", runDir)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=2")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	addr := regexp.MustCompile(`http://[^/ ]+/`).FindString(line)
+	if err != nil || addr == "" {
+		t.Fatalf("nim web: no address in %q (%v); stderr:\n%s", line, err, stderr.String())
+	}
+	resp, err := http.Get(addr + "api/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info struct {
+		Games []struct{ Name string } `json:"games"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	if err != nil || len(info.Games) != 1 || info.Games[0].Name != "nim" {
+		t.Errorf("web /api/info: games %+v (%v), want nim alone", info.Games, err)
+	}
+	resp, err = http.Post(addr+"api/play", "application/json", strings.NewReader(`{"game": "nim", "colour": "second"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"game":"nim"`) {
+		t.Errorf("web: new game of nim: %s %s", resp.Status, body)
 	}
 }
