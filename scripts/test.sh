@@ -14,3 +14,6 @@ CGO_ENABLED=0 go test -count=1 -tags nonet -skip TestBrowser ./web ./env/...
 # The Kubernetes manifests render and keep their promises (kustomize
 # in-process; deploy/ is a module of its own, so kubectl is not needed).
 (cd deploy && go test -count=1 ./...)
+# A game in a module of its own (docs/games.md): the example module builds
+# its zerokit for Nim out of this module's tree and trains it a few steps.
+(cd examples/nim && go test -count=1 ./...)

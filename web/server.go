@@ -236,18 +236,23 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
 			{Name: "tictactoe", Title: "Tic-tac-toe"},
 		}}
 	offered := map[string]bool{} // the families above
-	for i, g := range info.Games {
+	kept := info.Games[:0]       // those the program registers
+	for _, g := range info.Games {
 		name := g.Name
 		if g.Sized {
 			name += "6"
 		}
-		if b, err := newBoard(name); err == nil {
-			info.Games[i].Colours = b.colours()
+		b, err := newBoard(name)
+		if err != nil {
+			continue
 		}
+		g.Colours = b.colours()
+		kept = append(kept, g)
 		if c, err := games.Lookup(name); err == nil {
 			offered[c.Name] = true
 		}
 	}
+	info.Games = kept
 	// Any other registered game the page can draw, as its default.
 	for _, r := range games.Families() {
 		if offered[r.Name] {

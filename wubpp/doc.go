@@ -72,7 +72,7 @@
 //
 // Clients are paired in the order of their PLAY messages; the first of a
 // pair plays white. ServerConfig.OnGame records each game before its
-// players get OVER or ERRO (cmd/zerokit's net-server appends it to a
+// players get OVER or ERRO (package cli's net-server appends it to a
 // GameLog and counts it in a Table).
 //
 // Every game runs in its own goroutine, reading each client through a

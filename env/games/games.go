@@ -2,12 +2,15 @@
 // name, so that commands, configuration files and checkpoints can name a
 // game.
 //
-// Games register themselves, in the style of database/sql's drivers: a
-// game's package calls Register from its init function, so importing the
-// package makes the game available by name. Programs import the games they
-// ship (package env/games/all imports every game of this repository); a
-// name or a configuration of a game whose package is not imported is an
-// unknown game, and errors and help texts list the registered ones.
+// Games are registered by programs, in the style of database/sql's
+// drivers: a game's package calls Register from its init function, so
+// importing the package makes the game available by name. This
+// repository's games are imported by libraries for their rules, so their
+// packages only describe themselves (wyb.Registration), and package
+// env/games/all registers them all; programs import it or register the
+// games they ship. A name or a configuration of a game that is not
+// registered is an unknown game, and errors and help texts list the
+// registered ones.
 //
 // The registry is the one piece of package-level mutable state here, the
 // accepted exception of database/sql: it is written only by Register from

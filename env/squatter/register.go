@@ -10,14 +10,18 @@ import (
 	"github.com/zerokit/zerokit/env/games"
 )
 
-func init() {
-	games.Register(games.Registration{
+// Registration describes Squatter and its variants for games.Register.
+// Importing this package registers nothing (libraries import it for its
+// rules); programs register it, as package env/games/all does for every
+// game of zerokit.
+func Registration() games.Registration {
+	return games.Registration{
 		Name:     "squatter",
 		Title:    "Squatter",
 		Names:    fmt.Sprintf("squatterN (N x N, %d <= N <= %d; squatter is squatter%d)", MinN, MaxN, MinN),
 		Defaults: Params{Size: MinN},
 		Parse:    parseName,
-	})
+	}
 }
 
 // Params are Squatter's rule parameters (a games.Params): the board size

@@ -10,14 +10,18 @@ import (
 	"github.com/zerokit/zerokit/env/games"
 )
 
-func init() {
-	games.Register(games.Registration{
+// Registration describes Watch Your Back! and its variants for games.Register.
+// Importing this package registers nothing (libraries import it for its
+// rules); programs register it, as package env/games/all does for every
+// game of zerokit.
+func Registration() games.Registration {
+	return games.Registration{
 		Name:     "wyb",
 		Title:    "Watch Your Back!",
 		Names:    fmt.Sprintf("wyb (turn limit %d), wyb-nolimit, wyb-limitN", DefaultTurnLimit),
 		Defaults: Options{TurnLimit: DefaultTurnLimit},
 		Parse:    parseName,
-	})
+	}
 }
 
 // Game implements games.Params: the game with these options, for a

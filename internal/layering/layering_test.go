@@ -48,8 +48,9 @@ var ranks = map[string]int{
 	"web":   5,
 	"wubpp": 5,
 	"train": 5,
-	// The command line.
-	"cmd": 6,
+	// The command line as a library, and the programs that run it.
+	"cli": 6,
+	"cmd": 7,
 }
 
 // listed is what "go list -json" says of a package.
