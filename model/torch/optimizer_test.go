@@ -134,7 +134,9 @@ func TestFlatUpdateMatchesPerParameter(t *testing.T) {
 	cases := []func(c *TrainConfig){
 		func(c *TrainConfig) { c.Optimizer, c.WeightDecay, c.GradClipNorm = OptimizerAdamW, 0.1, 0.5 },
 		func(c *TrainConfig) { c.Optimizer, c.WeightDecay = OptimizerAdam, 0.05 },
-		func(c *TrainConfig) { c.Optimizer, c.Nesterov, c.WeightDecay, c.GradClipNorm = OptimizerSGD, true, 0.05, 1 },
+		func(c *TrainConfig) {
+			c.Optimizer, c.Nesterov, c.WeightDecay, c.GradClipNorm = OptimizerSGD, true, 0.05, 1
+		},
 		func(c *TrainConfig) { c.Optimizer, c.WeightDecay = OptimizerSGD, 0 },
 	}
 	for k, set := range cases {
