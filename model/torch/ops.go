@@ -559,11 +559,12 @@ func (e *engine) stack(list []handle) handle {
 	return e.result("stack")
 }
 
-// toKind returns x converted to the scalar type kind on the same device.
-func (e *engine) toKind(x handle, kind int) handle {
+// viewKind returns x's memory viewed as elements of the scalar type kind
+// (view(dtype): the last dimension scales with the element sizes).
+func (e *engine) viewKind(x handle, kind int) handle {
 	if e.err != nil {
 		return nil
 	}
-	lib.AtgToDevice(&e.out[0], x, e.dev, int32(kind), 0, 0)
-	return e.result("to(dtype)")
+	lib.AtgViewDtype(&e.out[0], x, int32(kind))
+	return e.result("view(dtype)")
 }

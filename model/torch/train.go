@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"unsafe"
 
 	lib "github.com/sugarme/gotch/libtch"
 )
@@ -484,8 +485,11 @@ func (t *Trainer) flatGradient() handle {
 func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, illegal handle) {
 	e := t.eng
 	total := n * (size + na + 1)
+	maskAt := total
 	if b.Legal != nil {
-		total += n * na
+		// The mask travels as bytes (libtorch's bool is a byte holding 0
+		// or 1, like Go's), packed four to a float of the buffer.
+		total += (n*na + 3) / 4
 	}
 	t.stage.ensure(e, total, 0)
 	if e.err != nil {
@@ -496,13 +500,8 @@ func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, i
 	copy(buf[n*size:], b.Policy)
 	copy(buf[n*(size+na):], b.Value)
 	if b.Legal != nil {
-		mask := buf[n*(size+na+1):]
-		for i, ok := range b.Legal {
-			mask[i] = 0
-			if !ok {
-				mask[i] = 1
-			}
-		}
+		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[maskAt])), n*na)
+		copy(bytes, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b.Legal))), n*na))
 	}
 	all := e.narrow(t.stage.in, 0, 0, int64(total))
 	if e.dev >= 0 {
@@ -530,9 +529,15 @@ func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, i
 	target = part(n*size, t.dims[:2])
 	z = part(n*(size+na), t.dims[:1])
 	if b.Legal != nil {
-		m := part(n*(size+na+1), t.dims[:2])
-		illegal = e.toKind(m, kindBool)
-		e.free(m)
+		packed := e.narrow(all, 0, int64(maskAt), int64(total-maskAt))
+		asBytes := e.viewKind(packed, kindBool)
+		e.free(packed)
+		flat := e.narrow(asBytes, 0, 0, int64(n*na))
+		e.free(asBytes)
+		legal := e.view(flat, t.dims[:2])
+		e.free(flat)
+		illegal = e.logicalNot(legal)
+		e.free(legal)
 	}
 	e.free(all)
 	return x, target, z, illegal
