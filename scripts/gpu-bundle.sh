@@ -21,7 +21,9 @@ say() { printf 'gpu-bundle: %s\n' "$*" >&2; }
 
 ./scripts/setup.sh
 shared=$repo/build/gotch-shared
-go run ./scripts/gotchpatch -shared-from build/gotch-from-setup.sh -dir "$shared" -libtorch "${LIBTORCH:-}" -cxx "${CXX:-g++}"
+# The resolved path: in a worktree, build/gotch-from-setup.sh may be a link
+# to the main checkout's build, which the patch program will not walk.
+go run ./scripts/gotchpatch -shared-from "$(cd build/gotch-from-setup.sh && pwd -P)" -dir "$shared" -libtorch "${LIBTORCH:-}" -cxx "${CXX:-g++}"
 
 # The same module with gotch replaced by the shared copy.
 moddir=$repo/build/gpu-mod

@@ -89,10 +89,13 @@ func snapshot(net *Net, tr *Trainer, meta Metadata) (*ckpt.Checkpoint, error) {
 		}
 		slots := tr.cfg.slotNames()
 		ck.Header.Optimizer = &ckpt.OptimizerRecord{Config: js, Step: tr.step, Slots: slots}
-		for i, p := range tr.params {
-			for k, sh := range tr.slots[i] {
+		// Each parameter's state is its part of the flat slot tensors.
+		for _, p := range tr.params {
+			for k, sh := range tr.st.slots {
 				v := make([]float32, p.NumElements())
-				e.copyOut(sh, v)
+				part := e.narrow(sh, 0, int64(p.off), int64(len(v)))
+				e.copyOut(part, v)
+				e.free(part)
 				ck.Optimizer = append(ck.Optimizer, ckpt.Tensor{Name: p.Name + "/" + slots[k], Shape: p.Shape, Data: v})
 			}
 		}
@@ -247,10 +250,13 @@ func (t *Trainer) Restore(ck *Checkpoint) error {
 	}
 	e := t.eng
 	e.reset()
-	for i, p := range t.params {
+	for _, p := range t.params {
 		for k, s := range names {
-			src := e.fromFloat32(ck.optSlots[p.Name+"/"+s], p.Shape)
-			e.copyFrom(t.slots[i][k], src)
+			e.dims1[0] = int64(p.NumElements())
+			src := e.fromFloat32(ck.optSlots[p.Name+"/"+s], e.dims1)
+			part := e.narrow(t.st.slots[k], 0, int64(p.off), e.dims1[0])
+			e.copyFrom(part, src)
+			e.free(part)
 			e.free(src)
 		}
 	}

@@ -413,23 +413,6 @@ func (e *engine) lerp_(x, y handle, w float64) {
 	e.inplace("lerp_")
 }
 
-func (e *engine) zero_(x handle) {
-	if e.err != nil {
-		return
-	}
-	lib.AtgZero_(&e.out[0], x)
-	e.inplace("zero_")
-}
-
-// grad returns x's gradient (an undefined tensor before any backward).
-func (e *engine) grad(x handle) handle {
-	if e.err != nil {
-		return nil
-	}
-	lib.AtgGrad(&e.out[0], x)
-	return e.result("grad")
-}
-
 // defined reports whether x is a defined tensor.
 func (e *engine) defined(x handle) bool {
 	if e.err != nil {
@@ -446,15 +429,6 @@ func (e *engine) requiresGrad_(x handle) {
 	}
 	lib.AtgRequiresGrad_(&e.out[0], x, 1)
 	e.inplace("requires_grad_")
-}
-
-// backward back-propagates from a scalar loss.
-func (e *engine) backward(loss handle) {
-	if e.err != nil {
-		return
-	}
-	lib.AtBackward(loss, 0, 0)
-	e.check("backward")
 }
 
 // errClosed is returned by every method of a closed Net or Trainer.
@@ -524,24 +498,73 @@ func (e *engine) stageOut(x, dst handle, at, rows, cols int) {
 	e.free(src)
 }
 
-// staged returns the values of the flat float32 host tensor buf from
-// element at on, shaped dims, as a tensor of the given kind on the engine's
-// device: a view of buf itself for float32 on the CPU, else a copy.
-func (e *engine) staged(buf handle, at int, dims []int64, kind int) handle {
+// alias makes x a contiguous tensor of the given shape over the elements of
+// the flat tensor src from element at on, in place (set_: x keeps its
+// handle and autograd identity, and its old storage is released). Grad
+// mode must be off or x must not require grad yet.
+func (e *engine) alias(x, src handle, at int, shape []int64) {
+	if e.err != nil {
+		return
+	}
+	stride := make([]int64, len(shape))
+	n := int64(1)
+	for i := len(shape) - 1; i >= 0; i-- {
+		stride[i] = n
+		n *= shape[i]
+	}
+	lib.AtgSetSourceTensorStorageOffset_(&e.out[0], x, src, int64(at), shape, len(shape), stride, len(stride))
+	e.inplace("set_")
+}
+
+// gradients back-propagates from the scalar loss and writes the gradient
+// of each of inputs (tensors that require grad) into grads, without
+// accumulating anything into the inputs' .grad. A gradient is nil where
+// the loss does not depend on that input. The caller frees them.
+func (e *engine) gradients(loss handle, inputs, grads []handle) {
+	if e.err != nil || len(inputs) == 0 {
+		return
+	}
+	clear(grads)
+	e.pair[0] = loss
+	lib.AtRunBackward(&e.pair[0], 1, &inputs[0], len(inputs), &grads[0], 0, 0)
+	e.pair[0] = nil
+	if !e.check("backward") {
+		clear(grads)
+		return
+	}
+	for i, g := range grads {
+		if g != nil && !lib.AtDefined(g) {
+			lib.AtFree(g)
+			grads[i] = nil
+		}
+	}
+}
+
+// flattenDense concatenates the tensors of list, each flattened, into a
+// new one-dimensional tensor (one copy kernel for the whole list).
+func (e *engine) flattenDense(list []handle) handle {
 	if e.err != nil {
 		return nil
 	}
-	n := int64(1)
-	for _, d := range dims {
-		n *= d
+	lib.AtgFlattenDenseTensors(&e.out[0], list, len(list))
+	return e.result("flatten_dense_tensors")
+}
+
+// stack stacks tensors of the same shape along a new first dimension.
+func (e *engine) stack(list []handle) handle {
+	if e.err != nil {
+		return nil
 	}
-	flat := e.narrow(buf, 0, int64(at), n)
-	v := e.view(flat, dims)
-	e.free(flat)
-	if e.err != nil || (e.dev < 0 && kind == kindFloat32) {
-		return v
+	lib.AtgStack(&e.out[0], list, len(list), 0)
+	return e.result("stack")
+}
+
+// viewKind returns x's memory viewed as elements of the scalar type kind
+// (view(dtype): the last dimension scales with the element sizes).
+func (e *engine) viewKind(x handle, kind int) handle {
+	if e.err != nil {
+		return nil
 	}
-	lib.AtgToDevice(&e.out[0], v, e.dev, int32(kind), 0, 0)
-	e.free(v)
-	return e.result("to(device)")
+	lib.AtgViewDtype(&e.out[0], x, int32(kind))
+	return e.result("view(dtype)")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	lib "github.com/sugarme/gotch/libtch"
 	"github.com/zerokit/zerokit/model/arch"
@@ -14,6 +15,9 @@ import (
 type namedTensor struct {
 	arch.Tensor
 	h handle
+	// off is where a trained tensor's values start in the store's flat
+	// parameter buffer.
+	off int
 }
 
 // batchNorm groups the four tensors of a batch norm layer.
@@ -49,9 +53,24 @@ type store struct {
 	valFC2   *namedTensor
 	valFC2B  *namedTensor
 
+	// flat holds every trained tensor's values, one after the other at
+	// their offsets (weights first, each start aligned to flatAlign
+	// elements, zeros between): the trained tensors alias it, so that the
+	// optimizer updates all of them with a few ops on the whole buffer.
+	flat handle
+	// flatLen is flat's length in elements; decayLen is the length of its
+	// leading part that holds the weights (arch.RoleWeight, the tensors
+	// with weight decay) and the padding between them.
+	flatLen, decayLen int
+
 	// stage is inference's host memory (Net.Forward).
 	stage staging
 }
+
+// flatAlign is the alignment, in float32 elements (64 bytes), of each
+// trained tensor's start in the flat buffer: vectorised kernels and cuDNN
+// want their operands aligned.
+const flatAlign = 16
 
 // free deletes every tensor handle. It is idempotent.
 func (s *store) free() {
@@ -60,6 +79,10 @@ func (s *store) free() {
 			lib.AtFree(t.h)
 			t.h = nil
 		}
+	}
+	if s.flat != nil {
+		lib.AtFree(s.flat)
+		s.flat = nil
 	}
 	s.stage.free()
 }
@@ -92,7 +115,34 @@ func newStore(cfg Config, shape Shape) *store {
 	s.valConv, s.valBN = at(l.ValueConv), bn(l.ValueBN)
 	s.valFC1, s.valFC1B = at(l.ValueFC1), at(l.ValueFC1Bias)
 	s.valFC2, s.valFC2B = at(l.ValueFC2), at(l.ValueFC2Bias)
+	s.layoutFlat()
 	return s
+}
+
+// layoutFlat gives each trained tensor its offset in the flat buffer: the
+// weights first, in the store's order, then the other trained tensors.
+func (s *store) layoutFlat() {
+	n := 0
+	place := func(weights bool) {
+		for _, t := range s.tensors {
+			if t.Role != arch.RoleBuffer && (t.Role == arch.RoleWeight) == weights {
+				n = (n + flatAlign - 1) / flatAlign * flatAlign
+				t.off = n
+				n += t.NumElements()
+			}
+		}
+	}
+	place(true)
+	s.decayLen = n
+	place(false)
+	s.flatLen = n
+}
+
+// flatOrder lists the trained tensors in the order of the flat buffer.
+func (s *store) flatOrder() []*namedTensor {
+	out := s.trainable()
+	slices.SortStableFunc(out, func(a, b *namedTensor) int { return a.off - b.off })
+	return out
 }
 
 // initValues draws t's initial values from rng.
@@ -121,13 +171,29 @@ func initValues(t *namedTensor, rng *rand.Rand) []float32 {
 // create makes every tensor of s, with values from values(t), and marks the
 // trained ones as requiring grad. On error the tensors created so far are
 // freed.
+//
+// The trained tensors are then moved into the flat buffer: each keeps its
+// handle (and so its identity for autograd) but has its storage replaced
+// by its part of flat (set_), so that what changes flat changes them.
 func (s *store) create(e *engine, values func(t *namedTensor) []float32) error {
 	e.reset()
+	flat := make([]float32, s.flatLen)
 	for _, t := range s.tensors {
-		t.h = e.fromFloat32(values(t), t.Shape)
-		if t.Role != arch.RoleBuffer {
-			e.requiresGrad_(t.h)
+		v := values(t)
+		t.h = e.fromFloat32(v, t.Shape)
+		if t.Role != arch.RoleBuffer && len(v) >= t.NumElements() {
+			copy(flat[t.off:t.off+t.NumElements()], v)
 		}
+		if e.err != nil {
+			s.free()
+			return fmt.Errorf("creating %s: %w", t.Name, e.err)
+		}
+	}
+	e.dims1[0] = int64(s.flatLen)
+	s.flat = e.fromFloat32(flat, e.dims1)
+	for _, t := range s.trainable() {
+		e.alias(t.h, s.flat, t.off, t.Shape)
+		e.requiresGrad_(t.h)
 		if e.err != nil {
 			s.free()
 			return fmt.Errorf("creating %s: %w", t.Name, e.err)

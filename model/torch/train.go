@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"unsafe"
 
 	lib "github.com/sugarme/gotch/libtch"
-	"github.com/zerokit/zerokit/model/arch"
 )
 
 // Optimizer kinds.
@@ -141,14 +141,32 @@ type Losses struct {
 // Trainer updates a network's weights. It shares the network's lock, so
 // training steps and Forward calls on the same Net are serialised. Close it
 // when done.
+//
+// The optimizer works on whole buffers: the network's trained tensors alias
+// one flat buffer (store.flat), a step's gradients are gathered into one
+// flat tensor of the same layout, and the optimizer state is one flat
+// tensor per slot, so that the norm, clipping, weight decay and the update
+// are a dozen ops a step whatever the number of parameter tensors.
 type Trainer struct {
 	net    *Net
 	cfg    TrainConfig
 	eng    *engine
-	params []*namedTensor
-	slots  [][]handle // per parameter, one per slot name
-	step   int64
-	lr     float64 // override of the schedule, if > 0
+	params []*namedTensor // the trained tensors, in the store's order
+	// order lists the trained tensors in the flat buffer's order; inputs
+	// holds their handles, grads a step's gradients of them, and list the
+	// gradients and pads that flatten into the flat gradient.
+	order  []*namedTensor
+	inputs []handle
+	grads  []handle
+	list   []handle
+	// st is the trainer's libtorch memory, freed by Close (or when the
+	// trainer is garbage collected).
+	st    *optState
+	step  int64
+	lr    float64 // override of the schedule, if > 0
+	flat  int     // elements of the flat buffers
+	decay int     // leading elements with weight decay
+	// closed is set by Close.
 	closed bool
 
 	// stage is the host memory a batch is copied through (pinned on a
@@ -156,6 +174,31 @@ type Trainer struct {
 	// mask, one after the other.
 	stage staging
 	dims  []int64
+}
+
+// optState is a trainer's libtorch memory.
+type optState struct {
+	// slots are the optimizer's state, one flat tensor per slot name
+	// (TrainConfig.slotNames), laid out like the parameters' flat buffer.
+	slots []handle
+	// pads[i] is a zero tensor for the gap after order[i] in the flat
+	// layout (nil where there is none).
+	pads []handle
+	// decayed is a view of the part of the parameters' flat buffer that
+	// has weight decay (nil without weights).
+	decayed handle
+}
+
+func (o *optState) free() {
+	for _, hs := range [][]handle{o.slots, o.pads, {o.decayed}} {
+		for i, h := range hs {
+			if h != nil {
+				lib.AtFree(h)
+				hs[i] = nil
+			}
+		}
+	}
+	o.decayed = nil
 }
 
 // NewTrainer creates a trainer for net with zeroed optimizer state.
@@ -171,37 +214,39 @@ func NewTrainer(net *Net, cfg TrainConfig) (*Trainer, error) {
 	if c.st == nil {
 		return nil, errClosed
 	}
-	t := &Trainer{net: net, cfg: cfg, eng: newEngine(c.dev), params: c.st.trainable(), dims: make([]int64, 4)}
+	st := c.st
+	t := &Trainer{net: net, cfg: cfg, eng: newEngine(c.dev), params: st.trainable(), order: st.flatOrder(),
+		flat: st.flatLen, decay: st.decayLen, dims: make([]int64, 4), st: &optState{}}
 	e := t.eng
 	e.reset()
-	n := len(cfg.slotNames())
-	for _, p := range t.params {
-		s := make([]handle, n)
-		for k := range s {
-			s[k] = e.zerosLike(p.h)
+	for _, p := range t.order {
+		t.inputs = append(t.inputs, p.h)
+	}
+	t.grads = make([]handle, len(t.order))
+	for range cfg.slotNames() {
+		t.st.slots = append(t.st.slots, e.zerosLike(st.flat))
+	}
+	t.st.pads = make([]handle, len(t.order))
+	for i, p := range t.order {
+		next := t.flat
+		if i+1 < len(t.order) {
+			next = t.order[i+1].off
 		}
-		t.slots = append(t.slots, s)
+		if gap := next - p.off - p.NumElements(); gap > 0 {
+			e.dims1[0] = int64(gap)
+			t.st.pads[i] = e.fromFloat32(make([]float32, gap), e.dims1)
+		}
+	}
+	if t.decay > 0 {
+		t.st.decayed = e.narrow(st.flat, 0, 0, int64(t.decay))
 	}
 	if e.err != nil {
-		t.freeSlots()
+		t.st.free()
 		return nil, fmt.Errorf("model: creating optimizer state: %w", e.err)
 	}
-	runtime.AddCleanup(t, func(slots [][]handle) { freeSlots(slots) }, t.slots)
+	runtime.AddCleanup(t, func(o *optState) { o.free() }, t.st)
 	return t, nil
 }
-
-func freeSlots(slots [][]handle) {
-	for _, s := range slots {
-		for k, h := range s {
-			if h != nil {
-				lib.AtFree(h)
-				s[k] = nil
-			}
-		}
-	}
-}
-
-func (t *Trainer) freeSlots() { freeSlots(t.slots) }
 
 // Close frees the optimizer state. The network stays usable.
 func (t *Trainer) Close() {
@@ -209,7 +254,7 @@ func (t *Trainer) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !t.closed {
-		t.freeSlots()
+		t.st.free()
 		t.stage.free()
 		t.closed = true
 	}
@@ -307,6 +352,65 @@ func (t *Trainer) run(b Batch, train bool) (Losses, error) {
 
 	e := t.eng
 	e.reset()
+	policyLoss, valueLoss, total := t.losses(b, s, train)
+
+	// The gradients, their flat concatenation and its squared norm are
+	// queued before anything is read, so that the device works through
+	// the whole step and the host waits for it once, reading the losses
+	// and the norm together. A non-finite loss is caught then, before any
+	// weight changes.
+	var g, sq handle
+	if train {
+		e.gradients(total, t.inputs, t.grads)
+	}
+	lib.SetGradEnabled(false)
+	if train {
+		g = t.flatGradient()
+		g2 := e.mul(g, g)
+		sq = e.sumAll(g2)
+		e.free(g2)
+	}
+	read := []handle{policyLoss, valueLoss, total, sq}
+	if !train {
+		read = read[:3]
+	}
+	all := e.stack(read)
+	var vals [4]float32
+	e.copyOut(all, vals[:len(read)])
+	e.free(all)
+	e.free(sq)
+	e.free(policyLoss)
+	e.free(valueLoss)
+	e.free(total)
+	l := Losses{Policy: float64(vals[0]), Value: float64(vals[1]), Total: float64(vals[2])}
+	if e.err == nil && train {
+		norm := math.Sqrt(float64(vals[3]))
+		switch {
+		case math.IsNaN(l.Total) || math.IsInf(l.Total, 0):
+			e.err = fmt.Errorf("non-finite loss (policy %v, value %v); weights left unchanged", l.Policy, l.Value)
+		case math.IsNaN(norm) || math.IsInf(norm, 0):
+			e.err = fmt.Errorf("non-finite gradient norm %v; weights left unchanged", norm)
+		default:
+			l.GradNorm, l.LearningRate = norm, t.learningRate()
+			t.update(g, norm, l.LearningRate)
+		}
+	}
+	e.free(g)
+	if e.err != nil {
+		return Losses{}, fmt.Errorf("model: training step %d: %w", t.step, e.err)
+	}
+	if train {
+		t.step++
+	}
+	return l, nil
+}
+
+// losses stages b and returns its policy, value and total losses as
+// scalar tensors (nil after an error, which e.err then holds); with grad
+// mode on, the total's graph reaches the parameters.
+func (t *Trainer) losses(b Batch, s Shape, train bool) (policyLoss, valueLoss, total handle) {
+	e := t.eng
+	c := t.net.c
 	n, size, na := b.N, s.Size(), s.Actions
 	x, target, z, illegal := t.stageBatch(b, n, size, na, s)
 	logits, value := c.forward(e, x, train)
@@ -320,55 +424,72 @@ func (t *Trainer) run(b Batch, train bool) (Losses, error) {
 	prod := e.mul(target, logp)
 	e.free(logp)
 	e.free(target)
-	policyLoss := e.sumAll(prod)
+	policyLoss = e.sumAll(prod)
 	e.free(prod)
 	e.mulScalar_(policyLoss, -1/float64(b.N))
 	v := e.reshape1(value)
 	e.free(value)
-	valueLoss := e.mse(v, z)
+	valueLoss = e.mse(v, z)
 	e.free(v)
 	e.free(z)
 	weighted := e.mulScalar(valueLoss, t.cfg.ValueLossWeight)
-	total := e.add(policyLoss, weighted)
+	total = e.add(policyLoss, weighted)
 	e.free(weighted)
+	if e.err != nil {
+		e.free(policyLoss)
+		e.free(valueLoss)
+		e.free(total)
+		return nil, nil, nil
+	}
+	return policyLoss, valueLoss, total
+}
 
-	l := Losses{Policy: e.scalar(policyLoss), Value: e.scalar(valueLoss), Total: e.scalar(total)}
-	e.free(policyLoss)
-	e.free(valueLoss)
-	if e.err == nil && train {
-		if math.IsNaN(l.Total) || math.IsInf(l.Total, 0) {
-			e.err = fmt.Errorf("non-finite loss (policy %v, value %v); weights left unchanged", l.Policy, l.Value)
-		} else {
-			e.backward(total)
+// flatGradient returns the step's gradients (t.grads, which it frees)
+// concatenated in the layout of the parameters' flat buffer, the gaps
+// zero. A parameter the loss does not depend on gets a zero gradient.
+func (t *Trainer) flatGradient() handle {
+	e := t.eng
+	list := t.list[:0]
+	var zeros []handle
+	for i, g := range t.grads {
+		if g == nil && e.err == nil {
+			g = e.zerosLike(t.inputs[i])
+			zeros = append(zeros, g)
+		}
+		list = append(list, g)
+		if p := t.st.pads[i]; p != nil {
+			list = append(list, p)
 		}
 	}
-	e.free(total)
-	if e.err == nil && train {
-		lib.SetGradEnabled(false)
-		l.LearningRate = t.learningRate()
-		l.GradNorm = t.update(l.LearningRate)
+	var flat handle
+	if e.err == nil {
+		flat = e.flattenDense(list)
 	}
-	if train {
-		t.zeroGrads()
+	clear(list)
+	t.list = list
+	for i, g := range t.grads {
+		e.free(g)
+		t.grads[i] = nil
 	}
-	if e.err != nil {
-		return Losses{}, fmt.Errorf("model: training step %d: %w", t.step, e.err)
+	for _, z := range zeros {
+		e.free(z)
 	}
-	if train {
-		t.step++
-	}
-	return l, nil
+	return flat
 }
 
 // stageBatch copies b into the trainer's staging memory and returns it as
 // tensors on the network's device: observations (N, Planes, H, W), policy
 // targets (N, Actions), values (N) and, when b has a legal mask, the
-// illegal actions as a bool (N, Actions) mask (else nil).
+// illegal actions as a bool (N, Actions) mask (else nil). The staged
+// values go to the device in one copy.
 func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, illegal handle) {
 	e := t.eng
 	total := n * (size + na + 1)
+	maskAt := total
 	if b.Legal != nil {
-		total += n * na
+		// The mask travels as bytes (libtorch's bool is a byte holding 0
+		// or 1, like Go's), packed four to a float of the buffer.
+		total += (n*na + 3) / 4
 	}
 	t.stage.ensure(e, total, 0)
 	if e.err != nil {
@@ -378,147 +499,113 @@ func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, i
 	copy(buf, b.Obs)
 	copy(buf[n*size:], b.Policy)
 	copy(buf[n*(size+na):], b.Value)
-	t.dims[0], t.dims[1], t.dims[2], t.dims[3] = int64(n), int64(s.Planes), int64(s.Height), int64(s.Width)
-	x = e.staged(t.stage.in, 0, t.dims, kindFloat32)
-	t.dims[1] = int64(na)
-	target = e.staged(t.stage.in, n*size, t.dims[:2], kindFloat32)
-	z = e.staged(t.stage.in, n*(size+na), t.dims[:1], kindFloat32)
 	if b.Legal != nil {
-		mask := buf[n*(size+na+1):]
-		for i, ok := range b.Legal {
-			mask[i] = 0
-			if !ok {
-				mask[i] = 1
-			}
-		}
-		illegal = e.staged(t.stage.in, n*(size+na+1), t.dims[:2], kindBool)
+		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[maskAt])), n*na)
+		copy(bytes, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b.Legal))), n*na))
 	}
+	all := e.narrow(t.stage.in, 0, 0, int64(total))
+	if e.dev >= 0 {
+		d := e.toDevice(all)
+		e.free(all)
+		all = d
+	}
+	// part returns the staged values from element at on, shaped dims.
+	part := func(at int, dims []int64) handle {
+		n := int64(1)
+		for _, d := range dims {
+			n *= d
+		}
+		flat := e.narrow(all, 0, int64(at), n)
+		if len(dims) == 1 {
+			return flat
+		}
+		v := e.view(flat, dims)
+		e.free(flat)
+		return v
+	}
+	t.dims[0], t.dims[1], t.dims[2], t.dims[3] = int64(n), int64(s.Planes), int64(s.Height), int64(s.Width)
+	x = part(0, t.dims)
+	t.dims[1] = int64(na)
+	target = part(n*size, t.dims[:2])
+	z = part(n*(size+na), t.dims[:1])
+	if b.Legal != nil {
+		packed := e.narrow(all, 0, int64(maskAt), int64(total-maskAt))
+		asBytes := e.viewKind(packed, kindBool)
+		e.free(packed)
+		flat := e.narrow(asBytes, 0, 0, int64(n*na))
+		e.free(asBytes)
+		legal := e.view(flat, t.dims[:2])
+		e.free(flat)
+		illegal = e.logicalNot(legal)
+		e.free(legal)
+	}
+	e.free(all)
 	return x, target, z, illegal
 }
 
-// update clips the gradients and applies one optimizer step at rate lr. It
-// returns the gradients' global norm before clipping. Grad mode is off.
-func (t *Trainer) update(lr float64) (norm float64) {
+// update clips the flat gradient g, whose global norm is norm, and applies
+// one optimizer step at rate lr to the parameters' flat buffer. Grad mode
+// is off. Each element gets the ops a per-parameter optimizer gives it.
+func (t *Trainer) update(g handle, norm, lr float64) {
 	e := t.eng
-	grads := make([]handle, len(t.params))
-	defer func() {
-		for _, g := range grads {
-			e.free(g)
-		}
-	}()
-	// The squared norms add up on the device and are read once: a read
-	// per parameter would wait for the device thirty times a step.
-	var acc handle
-	for i, p := range t.params {
-		g := e.grad(p.h)
-		if !e.defined(g) {
-			e.free(g)
-			continue
-		}
-		grads[i] = g
-		sq := e.mul(g, g)
-		s := e.sumAll(sq)
-		e.free(sq)
-		if acc == nil {
-			acc = s
-		} else {
-			e.add_(acc, s)
-			e.free(s)
-		}
-	}
-	if acc != nil {
-		norm = math.Sqrt(e.scalar(acc))
-		e.free(acc)
-	}
-	if e.err != nil {
-		return norm
-	}
-	if math.IsNaN(norm) || math.IsInf(norm, 0) {
-		e.err = fmt.Errorf("non-finite gradient norm %v; weights left unchanged", norm)
-		return norm
-	}
-	if clip := t.cfg.GradClipNorm; clip > 0 && norm > clip {
-		coef := clip / (norm + 1e-6)
-		for _, g := range grads {
-			if g != nil {
-				e.mulScalar_(g, coef)
-			}
-		}
-	}
 	cfg := t.cfg
+	if clip := cfg.GradClipNorm; clip > 0 && norm > clip {
+		e.mulScalar_(g, clip/(norm+1e-6))
+	}
+	params := t.net.c.st.flat
+	decay := cfg.WeightDecay
+	if t.st.decayed == nil {
+		decay = 0
+	}
+	// addDecay adds decay times the weights to their gradients (L2).
+	addDecay := func() {
+		gw := e.narrow(g, 0, 0, int64(t.decay))
+		wd := e.mulScalar(t.st.decayed, decay)
+		e.add_(gw, wd)
+		e.free(wd)
+		e.free(gw)
+	}
 	step := float64(t.step + 1)
-	for i, p := range t.params {
-		g := grads[i]
-		if g == nil {
-			continue
+	slots := t.st.slots
+	switch cfg.Optimizer {
+	case OptimizerSGD:
+		if decay > 0 {
+			addDecay()
 		}
-		decay := 0.0
-		if p.Role == arch.RoleWeight {
-			decay = cfg.WeightDecay
+		buf := slots[0]
+		e.mulScalar_(buf, cfg.Momentum)
+		e.add_(buf, g)
+		var upd handle
+		if cfg.Nesterov {
+			upd = e.mulScalar(buf, cfg.Momentum)
+			e.add_(upd, g)
+			e.mulScalar_(upd, -lr)
+		} else {
+			upd = e.mulScalar(buf, -lr)
 		}
-		slots := t.slots[i]
-		switch cfg.Optimizer {
-		case OptimizerSGD:
-			if decay > 0 {
-				wd := e.mulScalar(p.h, decay)
-				e.add_(g, wd)
-				e.free(wd)
-			}
-			buf := slots[0]
-			e.mulScalar_(buf, cfg.Momentum)
-			e.add_(buf, g)
-			var upd handle
-			if cfg.Nesterov {
-				upd = e.mulScalar(buf, cfg.Momentum)
-				e.add_(upd, g)
-				e.mulScalar_(upd, -lr)
-			} else {
-				upd = e.mulScalar(buf, -lr)
-			}
-			e.add_(p.h, upd)
-			e.free(upd)
-		case OptimizerAdam, OptimizerAdamW:
-			if decay > 0 && cfg.Optimizer == OptimizerAdam {
-				wd := e.mulScalar(p.h, decay)
-				e.add_(g, wd)
-				e.free(wd)
-			}
-			if decay > 0 && cfg.Optimizer == OptimizerAdamW {
-				e.mulScalar_(p.h, 1-lr*decay)
-			}
-			m, v := slots[0], slots[1]
-			e.lerp_(m, g, 1-cfg.Beta1)
-			g2 := e.mul(g, g)
-			e.lerp_(v, g2, 1-cfg.Beta2)
-			e.free(g2)
-			bc1 := 1 - math.Pow(cfg.Beta1, step)
-			bc2 := 1 - math.Pow(cfg.Beta2, step)
-			den := e.sqrt(v)
-			e.mulScalar_(den, 1/math.Sqrt(bc2))
-			e.addScalar_(den, cfg.Epsilon)
-			upd := e.div(m, den)
-			e.free(den)
-			e.mulScalar_(upd, -lr/bc1)
-			e.add_(p.h, upd)
-			e.free(upd)
+		e.add_(params, upd)
+		e.free(upd)
+	case OptimizerAdam, OptimizerAdamW:
+		if decay > 0 && cfg.Optimizer == OptimizerAdam {
+			addDecay()
 		}
-	}
-	return norm
-}
-
-// zeroGrads zeroes every parameter's gradient (kept even after an error).
-func (t *Trainer) zeroGrads() {
-	e := t.eng
-	err := e.err
-	e.err = nil
-	for _, p := range t.params {
-		g := e.grad(p.h)
-		if e.defined(g) {
-			e.zero_(g)
+		if decay > 0 && cfg.Optimizer == OptimizerAdamW {
+			e.mulScalar_(t.st.decayed, 1-lr*decay)
 		}
-		e.free(g)
-	}
-	if err != nil {
-		e.err = err
+		m, v := slots[0], slots[1]
+		e.lerp_(m, g, 1-cfg.Beta1)
+		g2 := e.mul(g, g)
+		e.lerp_(v, g2, 1-cfg.Beta2)
+		e.free(g2)
+		bc1 := 1 - math.Pow(cfg.Beta1, step)
+		bc2 := 1 - math.Pow(cfg.Beta2, step)
+		den := e.sqrt(v)
+		e.mulScalar_(den, 1/math.Sqrt(bc2))
+		e.addScalar_(den, cfg.Epsilon)
+		upd := e.div(m, den)
+		e.free(den)
+		e.mulScalar_(upd, -lr/bc1)
+		e.add_(params, upd)
+		e.free(upd)
 	}
 }
