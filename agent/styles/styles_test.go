@@ -209,6 +209,22 @@ func TestWatchYourBackStyles(t *testing.T) {
 		if Contact(c.Board().White, c.Board().Black) == 0 {
 			t.Errorf("the trader placed away from Black's pieces:\n%v", c)
 		}
+		// It takes an even trade: (4,2)-(4,3) captures (3,3), and Black's
+		// (5,2)-(4,2) takes the piece back; quiet moves keep 4 v 4.
+		s = position(t, []string{
+			"X------X",
+			"--------",
+			"----O@--",
+			"--O@----",
+			"----@---",
+			"--------",
+			"-O----@-",
+			"X------X",
+		}, wyb.Moving, 10)
+		c = after(t, s, play(t, game, TraderName, 2, s))
+		if c.Pieces(1) >= s.Pieces(1) {
+			t.Errorf("the trader did not trade:\n%v", c)
+		}
 		// With material level, fewer pieces is better: an even trade
 		// raises its evaluation, and a lost piece lowers it.
 		level := position(t, []string{
