@@ -191,6 +191,20 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
+	if ownSpec == "" && *opening > 0 {
+		// The random opening is a parameter of the agent's spec: the one
+		// its adapter runs.
+		read := export.AdapterAgent
+		if squatter {
+			read = export.JavaAgent
+		}
+		if ownSpec, err = read(agent); err != nil {
+			return fmt.Errorf("-agent: %w", err)
+		}
+		if strings.TrimSpace(ownSpec) == "" {
+			ownSpec = DefaultAgentKind
+		}
+	}
 	var table refbench.Table
 	if squatter {
 		build, err := os.MkdirTemp("", "zerokit-bench-java-")
