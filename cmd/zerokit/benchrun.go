@@ -121,7 +121,7 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	maxTurns := fs.Int("max-moving-turns", 1000, "Watch Your Back!: stop a game at this many moving turns (unfinished)")
 	timeout := fs.Duration("game-timeout", 20*time.Minute, "wall time after which a game counts as unfinished")
 	python := fs.String("python", "python3", "Python interpreter (one that has the agents' Debian packages, e.g. /usr/bin/python3)")
-	jsonOut := fs.String("json", "", "write the table's rows and every game as JSON to `FILE`")
+	jsonOut := fs.String("json", "", "write the table's rows and every game as JSON to `FILE`, rewritten after each game")
 	keep := fs.String("keep", "", "keep each game's directory under `DIR`")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -240,24 +240,28 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 				g.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.Reason, g.AgentCPU, g.AgentPeakMB)
 		},
 	}
+	writeJSON := func(matches []refbench.Match) error {
+		b, err := json.MarshalIndent(map[string]any{"agent": opts.AgentID, "rows": bench.Rows(matches), "matches": matches}, "", "  ")
+		if err != nil {
+			return err
+		}
+		return atomicfile.WriteFile(*jsonOut, append(b, '\n'), 0o644)
+	}
+	if *jsonOut != "" {
+		// Rewritten after every game: a stopped bench keeps its games.
+		opts.OnProgress = writeJSON
+	}
 	fmt.Fprintf(stderr, "bench-run: agent %s, %d opponents, %d games each per colour, opening %d, %d at once\n",
 		agent, len(opps), *games, *opening, *parallel)
 	matches, err := refbench.Run(ctx, opts)
 	if err != nil {
 		return err
 	}
-	rows := bench.Rows(matches)
-	if err := bench.WriteTable(stdout, rows); err != nil {
+	if err := bench.WriteTable(stdout, bench.Rows(matches)); err != nil {
 		return err
 	}
 	if *jsonOut != "" {
-		b, err := json.MarshalIndent(map[string]any{"agent": opts.AgentID, "rows": rows, "matches": matches}, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
-			return err
-		}
+		return writeJSON(matches)
 	}
 	return nil
 }
