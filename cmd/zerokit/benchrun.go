@@ -123,8 +123,12 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	python := fs.String("python", "python3", "Python interpreter (one that has the agents' Debian packages, e.g. /usr/bin/python3)")
 	jsonOut := fs.String("json", "", "write the table's rows and every game as JSON to `FILE`, rewritten after each game")
 	keep := fs.String("keep", "", "keep each game's directory under `DIR`")
+	tableOf := fs.String("table", "", "print the table of the games recorded in `FILE` (an earlier -json) and stop")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *tableOf != "" {
+		return printBenchTable(*tableOf, stdout)
 	}
 	n, squatter, err := refbenchGame(*gameName)
 	if err != nil {
@@ -264,4 +268,22 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		return writeJSON(matches)
 	}
 	return nil
+}
+
+// printBenchTable prints the table of the games in a bench-run -json file.
+func printBenchTable(file string, stdout io.Writer) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("-table: %w", err)
+	}
+	var rec struct {
+		Matches []refbench.Match `json:"matches"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return fmt.Errorf("-table: %s: %w", file, err)
+	}
+	if len(rec.Matches) == 0 {
+		return fmt.Errorf("-table: %s records no matches", file)
+	}
+	return bench.WriteTable(stdout, bench.Rows(rec.Matches))
 }

@@ -30,6 +30,8 @@ func TestBenchCommandErrors(t *testing.T) {
 		{[]string{"bench-run", "-referee", "r.py", "-games", "0"}, "-games must be at least 1"},
 		{[]string{"bench-run", "-referee", "r.py", "-manifest", bad}, "held out of the bench"},
 		{[]string{"bench-run", "-game", "chess", "-referee", "r.py"}, "want wyb or squatterN"},
+		{[]string{"bench-run", "-table", bad}, "records no matches"},
+		{[]string{"bench-run", "-table", filepath.Join(dir, "none.json")}, "-table:"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), tc.args, nil, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
@@ -43,5 +45,22 @@ func TestBenchCommandErrors(t *testing.T) {
 func TestBenchManifestDefault(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("..", "..", defaultManifest)); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestBenchTable prints the table of a recorded bench.
+func TestBenchTable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bench.json")
+	rec := `{"matches": [{"opponent": "centre", "as_white": {"wins": 1, "score": 1}, "distinct_as_white": 1,
+		"games": [{"opponent": "centre", "index": 0, "agent_colour": "white", "outcome": "win", "agent_cpu_seconds": 10, "agent_peak_mb": 50}]}]}`
+	if err := os.WriteFile(file, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"bench-run", "-table", file}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "| centre | white | 1-0-0 | 1.000") {
+		t.Errorf("table:\n%s", stdout.String())
 	}
 }
