@@ -179,7 +179,7 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		defer os.RemoveAll(tmp)
 		shipped, serveArgs := "wyb", []string{"-game-time", "55s"}
 		if squatter {
-			shipped, serveArgs = fmt.Sprintf("squatter%d", n), nil
+			shipped, serveArgs = "squatter6", nil // the shipped Squatter agent plays every N
 		}
 		weights, man, err := shippedWeights(shipped, "")
 		if err != nil {
