@@ -2,13 +2,19 @@ package spec
 
 import (
 	"github.com/zerokit/zerokit/agent"
+	"github.com/zerokit/zerokit/agent/styles"
 	"github.com/zerokit/zerokit/env"
 )
 
-// Default returns a new registry of the baseline agents of package agent:
-// random, greedy, alphabeta and mcts.
+// Default returns a new registry of the baseline agents of package agent
+// (random, greedy, alphabeta and mcts) and the opponent styles of package
+// agent/styles (centre, locker, trader, blocker, mirror).
 func Default() *Registry {
-	return &Registry{kinds: baselineKinds()}
+	kinds := baselineKinds()
+	for name, k := range styleKinds() {
+		kinds[name] = k
+	}
+	return &Registry{kinds: kinds}
 }
 
 func baselineKinds() map[string]Kind {
@@ -70,5 +76,30 @@ func baselineKinds() map[string]Kind {
 				return agent.PureMCTSFactory(sims, rollouts)
 			},
 		},
+	}
+}
+
+// styleKinds are the opponents of package agent/styles.
+func styleKinds() map[string]Kind {
+	depthKey := map[string]string{"depth": "alpha-beta depth in plies (default 3; Squatter 2)"}
+	style := func(name, summary string) Kind {
+		return Kind{
+			Summary: summary,
+			Keys:    depthKey,
+			New: func(game env.Game, p Params) (agent.Factory, error) {
+				depth, err := p.Int("depth", 0, 1, 12)
+				if err != nil {
+					return nil, err
+				}
+				return styles.Factory(game, name, depth)
+			},
+		}
+	}
+	return map[string]Kind{
+		styles.CentreName:  style(styles.CentreName, "Watch Your Back! centre-holder: alpha-beta on material and closeness to the centre, so the shrinks take the other side's pieces"),
+		styles.LockerName:  style(styles.LockerName, "Watch Your Back! locker: alpha-beta on material and the opponent's few moves, keeping the board closed"),
+		styles.TraderName:  style(styles.TraderName, "Watch Your Back! trader: alpha-beta on material, fewer pieces and contact, trading pieces whenever it can"),
+		styles.BlockerName: style(styles.BlockerName, "Squatter blocker: alpha-beta on the opponent's score, answering every move so no territory closes"),
+		styles.MirrorName:  style(styles.MirrorName, "Squatter mirror: the cell point-symmetric to the opponent's last move, else the blocker's"),
 	}
 }

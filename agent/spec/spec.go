@@ -36,6 +36,15 @@ const DefaultSeed = 1
 // SeedKey is the parameter every kind accepts.
 const SeedKey = "seed"
 
+// OpeningKey is the other parameter every kind accepts: opening=N makes
+// the agent play its first N actions uniformly at random (seeded by its
+// seed; agent.WithOpening), noise that makes a match between deterministic
+// players more than one game.
+const OpeningKey = "opening"
+
+// maxOpening bounds opening=N.
+const maxOpening = 1000
+
 // Param is one key=value parameter.
 type Param struct {
 	Key, Value string
@@ -251,8 +260,10 @@ func (r *Registry) Register(name string, k Kind) error {
 	if k.New == nil {
 		return fmt.Errorf("spec: kind %q has no constructor", name)
 	}
-	if _, ok := k.Keys[SeedKey]; ok {
-		return fmt.Errorf("spec: kind %q declares the reserved key %q", name, SeedKey)
+	for _, reserved := range []string{SeedKey, OpeningKey} {
+		if _, ok := k.Keys[reserved]; ok {
+			return fmt.Errorf("spec: kind %q declares the reserved key %q", name, reserved)
+		}
 	}
 	if _, ok := r.kinds[name]; ok {
 		return fmt.Errorf("spec: kind %q registered twice", name)
@@ -289,7 +300,7 @@ func (r *Registry) Help() string {
 			fmt.Fprintf(&sb, "      %s=  %s\n", key, k.Keys[key])
 		}
 	}
-	fmt.Fprintf(&sb, "  every kind also takes seed=N (default %d)\n", DefaultSeed)
+	fmt.Fprintf(&sb, "  every kind also takes seed=N (default %d) and opening=N (its first N actions uniformly random; default 0)\n", DefaultSeed)
 	return sb.String()
 }
 
@@ -324,8 +335,8 @@ func (r *Registry) Build(game env.Game, text string) (Built, error) {
 		return Built{}, fmt.Errorf("agent spec %q: unknown kind %q (known: %s)", text, s.Kind, strings.Join(r.Names(), ", "))
 	}
 	for _, p := range s.Params {
-		if _, ok := k.Keys[p.Key]; !ok && p.Key != SeedKey {
-			known := []string{SeedKey}
+		if _, ok := k.Keys[p.Key]; !ok && p.Key != SeedKey && p.Key != OpeningKey {
+			known := []string{SeedKey, OpeningKey}
 			for key := range k.Keys {
 				known = append(known, key)
 			}
@@ -338,8 +349,15 @@ func (r *Registry) Build(game env.Game, text string) (Built, error) {
 	if err != nil {
 		return Built{}, err
 	}
+	open, err := p.Int(OpeningKey, 0, 0, maxOpening)
+	if err != nil {
+		return Built{}, err
+	}
 	f, err := k.New(game, p)
 	if err != nil {
+		return Built{}, fmt.Errorf("agent spec %q: %w", text, err)
+	}
+	if f, err = agent.WithOpening(f, open); err != nil {
 		return Built{}, fmt.Errorf("agent spec %q: %w", text, err)
 	}
 	return Built{Spec: s, Factory: f, Seed: seed}, nil

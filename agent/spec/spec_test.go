@@ -97,7 +97,9 @@ func TestBuild(t *testing.T) {
 		{"probe:b=1", []any{5, time.Second, 0.5, "def", false, true}, DefaultSeed, ""},
 		{"probe:b=yes", nil, 0, "b=yes: want 1 (on) or 0 (off)"},
 		{"nope", nil, 0, "unknown kind \"nope\" (known: probe)"},
-		{"probe:m=1", nil, 0, "kind probe has no key \"m\" (known: b, d, f, n, s, seed)"},
+		{"probe:m=1", nil, 0, "kind probe has no key \"m\" (known: b, d, f, n, opening, s, seed)"},
+		{"probe:opening=2", []any{5, time.Second, 0.5, "def", false, true}, DefaultSeed, ""},
+		{"probe:opening=-1", nil, 0, "opening=-1: want an integer in [0, 1000]"},
 		{"probe:n=11", nil, 0, "n=11: want an integer in [1, 10]"},
 		{"probe:n=x", nil, 0, "n=x: want an integer"},
 		{"probe:d=5", nil, 0, "d=5: want a duration"},
@@ -145,6 +147,7 @@ func TestRegister(t *testing.T) {
 		"B":    {New: newF},
 		"c":    {},
 		"d":    {New: newF, Keys: map[string]string{"seed": "x"}},
+		"o":    {New: newF, Keys: map[string]string{"opening": "x"}},
 		"e f":  {New: newF},
 		"":     {New: newF},
 		"9lib": {New: newF},
@@ -168,10 +171,11 @@ func TestBuildFailingKind(t *testing.T) {
 func TestDefaultKinds(t *testing.T) {
 	game := wyb.New(wyb.Options{})
 	r := Default()
-	if got := strings.Join(r.Names(), ","); got != "alphabeta,greedy,mcts,random" {
+	if got := strings.Join(r.Names(), ","); got != "alphabeta,blocker,centre,greedy,locker,mcts,mirror,random,trader" {
 		t.Errorf("Default kinds = %s", got)
 	}
-	for _, text := range []string{"random", "random:seed=3", "greedy", "alphabeta:depth=1", "alphabeta:time=20ms,seed=2", "alphabeta:depth=2,tt=10", "mcts:sims=20", "mcts:sims=8,rollouts=2,seed=3"} {
+	for _, text := range []string{"random", "random:seed=3", "greedy", "alphabeta:depth=1", "alphabeta:time=20ms,seed=2", "alphabeta:depth=2,tt=10", "mcts:sims=20", "mcts:sims=8,rollouts=2,seed=3",
+		"centre", "locker:depth=2", "trader:opening=4,seed=2"} {
 		b, err := r.Build(game, text)
 		if err != nil {
 			t.Errorf("Build(%q): %v", text, err)
@@ -188,7 +192,8 @@ func TestDefaultKinds(t *testing.T) {
 			t.Errorf("%s (%s): Act = %d, %v; want a legal action", text, a.Name(), act, err)
 		}
 	}
-	for _, text := range []string{"alphabeta:depth=-1", "alphabeta:tt=3", "alphabeta:time=0s", "random:depth=1", "mcts:sims=0", "mcts:rollouts=x"} {
+	for _, text := range []string{"alphabeta:depth=-1", "alphabeta:tt=3", "alphabeta:time=0s", "random:depth=1", "mcts:sims=0", "mcts:rollouts=x",
+		"blocker", "mirror", "centre:depth=0", "random:opening=x"} {
 		if _, err := r.Build(game, text); err == nil {
 			t.Errorf("Build(%q) succeeded", text)
 		}

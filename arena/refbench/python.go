@@ -70,6 +70,13 @@ func (o *Options) checkPython() error {
 			return fmt.Errorf("refbench: opponent %d: want a spec or a module", i)
 		case opp.Spec != "" && o.Binary == "":
 			return fmt.Errorf("refbench: opponent %s: no zerokit binary for its adapter", opp.Spec)
+		case opp.Root != "":
+			if st, err := os.Stat(opp.Root); err != nil || !st.IsDir() {
+				return fmt.Errorf("refbench: opponent %s: its root %s is not a directory", opp.Name(), opp.Root)
+			}
+			if !validModuleName(opp.Module) {
+				return fmt.Errorf("refbench: opponent %s: module %q is not a dotted Python module name", opp.Name(), opp.Module)
+			}
 		case opp.Module != "":
 			if _, err := os.Stat(opp.Module); err != nil {
 				return fmt.Errorf("refbench: opponent module: %w", err)
@@ -94,11 +101,21 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 	if err != nil {
 		return g, err
 	}
-	if err := linkAgent(agentDir, filepath.Join(gdir, agentModule), o.AgentSpec, o.TimeLimit, o.SpaceLimit); err != nil {
+	if err := linkAgent(agentDir, filepath.Join(gdir, agentModule), o.AgentSpec, o.TimeLimit, o.SpaceLimit, func(base string) (string, error) {
+		return o.GameAgentSpec(base, index)
+	}); err != nil {
 		return g, err
 	}
 	oppModule := opponentModule
-	if opp.Spec != "" {
+	if opp.Root != "" {
+		oppModule = opp.Module
+		if top, _, _ := strings.Cut(oppModule, "."); top == agentModule {
+			return g, fmt.Errorf("refbench: opponent module %s has the agent's module name", oppModule)
+		}
+		if err := linkEntries(opp.Root, gdir); err != nil {
+			return g, fmt.Errorf("refbench: opponent %s: %w", opp.Name(), err)
+		}
+	} else if opp.Spec != "" {
 		if err := os.WriteFile(filepath.Join(gdir, oppModule+".py"), adapter, 0o644); err != nil {
 			return g, err
 		}
@@ -144,6 +161,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		"ZEROKIT_USAGE_LOG="+filepath.Join(gdir, "usage-{module}.json"),
 	)
 	cmd.Env = append(cmd.Env, withoutLimits(o.Env)...)
+	cmd.Env = append(cmd.Env, withoutLimits(opp.Env)...)
 	var turnCap *turnWatch
 	if o.MaxMovingTurns > 0 {
 		turnCap = &turnWatch{marker: []byte(fmt.Sprintf("\n%d turns into the moving phase", o.MaxMovingTurns)), stop: cancel}
@@ -154,6 +172,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 	}
 	var winner string
 	winner, g.Actions, g.Reason = parseReferee(out, errText, white, black)
+	g.MovesSHA256 = MovesDigest(out, isMoveRecord)
 	capped := turnCap != nil && turnCap.seen()
 	switch {
 	case capped:
@@ -246,12 +265,53 @@ func failureLine(text string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// isMoveRecord reports whether a line of referee.py's output records the
+// game (its boards, turn counts and end) rather than the players'
+// resources, which differ between identical games.
+func isMoveRecord(line string) bool {
+	for _, p := range []string{"time:", "space:", "note:", "resource limit", "Referee version", "Plays a basic", "Allows for", "Run `python"} {
+		if strings.HasPrefix(line, p) {
+			return false
+		}
+	}
+	return true
+}
+
+var moduleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+
+// validModuleName reports whether name is a dotted Python module name.
+func validModuleName(name string) bool { return moduleName.MatchString(name) }
+
+// linkEntries links every entry of dir into dst, except those named like
+// the files a game writes there (referee.out, referee.err, usage logs) or
+// the agent's module.
+func linkEntries(dir, dst string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == "referee.out" || name == "referee.err" || strings.HasPrefix(name, "usage-") || name == agentModule || name == agentModule+".py" {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(abs, name), filepath.Join(dst, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // linkAgent makes dst the agent's Python package for one game: a
 // directory of links to the files of the exported agent in dir, with its
 // own adapter configuration (zerokit_player.json: dir's, a relative binary
-// made absolute, the agent spec when spec is set, and the limits cpu and
-// mem).
-func linkAgent(dir, dst, spec string, cpu, mem float64) error {
+// made absolute, the agent spec when spec is set, passed through
+// gameSpec, and the limits cpu and mem).
+func linkAgent(dir, dst, spec string, cpu, mem float64, gameSpec func(string) (string, error)) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -282,6 +342,16 @@ func linkAgent(dir, dst, spec string, cpu, mem float64) error {
 	conf["cpu_limit"], conf["memory_limit"] = cpu, mem
 	if spec != "" {
 		conf["agent"] = spec
+	}
+	if gameSpec != nil {
+		base, _ := conf["agent"].(string)
+		s, err := gameSpec(base)
+		if err != nil {
+			return err
+		}
+		if s != "" {
+			conf["agent"] = s
+		}
 	}
 	b, err := json.MarshalIndent(conf, "", "  ")
 	if err != nil {

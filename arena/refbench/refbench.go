@@ -15,6 +15,8 @@ package refbench
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,10 +74,27 @@ type Opponent struct {
 	NoClock bool
 	// Class is a Java Player class name, for the Java referee's Table.
 	Class string
+	// Root, for a Python module, is a directory whose entries are linked
+	// into each game's directory (a multi-file agent, which may also read
+	// files relative to the working directory), and Module is then the
+	// module's dotted name within it ("player", "Players.Player_MCTS");
+	// for a Java class, ClassPath holds its compiled classes (added to the
+	// referee's class path in its games only).
+	Root, ClassPath string
+	// Label, if set, names the opponent in reports.
+	Label string
+	// Env is added to the environment of the referee processes of the
+	// opponent's games (e.g. OPENBLAS_NUM_THREADS=1 for a module that
+	// imports numpy, whose threads' stacks the referee's memory count
+	// would charge).
+	Env []string
 }
 
 // Name labels the opponent in reports.
 func (o Opponent) Name() string {
+	if o.Label != "" {
+		return o.Label
+	}
 	if o.Spec != "" {
 		var notes []string
 		if len(o.ServeArgs) > 0 {
@@ -125,6 +144,13 @@ type Options struct {
 	// moving turns (a locked board goes on forever in the referee); it
 	// counts as unfinished. Default 1000; negative: no limit.
 	MaxMovingTurns int
+	// AgentOpening, when positive, makes the agent play its first
+	// AgentOpening actions uniformly at random (the agent spec's
+	// opening=N), seeded by the game pair (games 2k and 2k+1, the
+	// colours swapped, share a seed): noise so that the games against a
+	// deterministic opponent are not all one game. The agent's spec is
+	// AgentSpec, else its adapter's own.
+	AgentOpening int
 	// Parallel is the number of referee processes at once (default 1).
 	Parallel int
 	// TimeLimit (CPU seconds) and SpaceLimit (MB) are the referee's -t and
@@ -193,6 +219,10 @@ type Game struct {
 	AgentOverLimit string  `json:"agent_over_limit,omitempty"`
 	// Dir holds the game's referee output (referee.out, referee.err).
 	Dir string `json:"dir,omitempty"`
+	// MovesSHA256 identifies the game's sequence of moves (a digest of the
+	// positions or moves the referee printed), so that identical games
+	// can be counted once (Match's distinct games); "" when unknown.
+	MovesSHA256 string `json:"moves_sha256,omitempty"`
 	// AfterSecondShrink is the solved endgame's value, for the agent, of
 	// the position right after the second shrink (moving turn 192):
 	// "win", "draw" or "loss"; "" for a game that ended before it (or
@@ -252,7 +282,12 @@ type Match struct {
 	MaxCPU    float64 `json:"max_cpu_seconds"`
 	MeanCPU   float64 `json:"mean_cpu_seconds"`
 	MaxPeakMB float64 `json:"max_peak_mb"`
-	Games     []Game  `json:"games"`
+	// DistinctAsWhite and DistinctAsBlack count the distinct games
+	// (move sequences, Game.MovesSHA256) the agent played with each
+	// colour; games without a digest count once each.
+	DistinctAsWhite int    `json:"distinct_as_white"`
+	DistinctAsBlack int    `json:"distinct_as_black"`
+	Games           []Game `json:"games"`
 }
 
 // Score is the agent's results over some games: (wins + draws/2) / games
@@ -494,6 +529,8 @@ func (o *Options) check() error {
 		return fmt.Errorf("refbench: %d games per opponent, want at least 1", o.Games)
 	case o.Parallel < 1:
 		return fmt.Errorf("refbench: parallel %d, want at least 1", o.Parallel)
+	case o.AgentOpening < 0:
+		return fmt.Errorf("refbench: agent opening of %d actions, want 0 or more", o.AgentOpening)
 	}
 	if o.Dir != "" {
 		// Each game runs in its own directory: a relative path would name
@@ -656,9 +693,73 @@ func (o *Options) summarise(name string, slots []Game) Match {
 	if n > 0 {
 		m.MeanCPU = cpu / float64(n)
 	}
+	m.DistinctAsWhite, m.DistinctAsBlack = Distinct(m.Games, "white"), Distinct(m.Games, "black")
 	m.All, m.AsWhite, m.AsBlack = newScore(all), newScore(white), newScore(black)
 	m.UnfinishedAsDraws = newScore([3]int{all[0], all[1] + m.Unfinished, all[2]})
 	return m
+}
+
+// Distinct counts the distinct games among those the agent played as
+// colour ("white" or "black"): their distinct MovesSHA256 digests, with
+// each game without one counted once.
+func Distinct(games []Game, colour string) int {
+	seen := map[string]bool{}
+	n := 0
+	for _, g := range games {
+		if g.AgentColour != colour {
+			continue
+		}
+		if g.MovesSHA256 == "" {
+			n++
+			continue
+		}
+		if !seen[g.MovesSHA256] {
+			seen[g.MovesSHA256] = true
+			n++
+		}
+	}
+	return n
+}
+
+// MovesDigest is the SHA-256, in hex, of the lines of a referee's output
+// for which keep returns true, one per line: the record of a game's moves
+// without its timings.
+func MovesDigest(out string, keep func(line string) bool) string {
+	h := sha256.New()
+	for line := range strings.Lines(out) {
+		line = strings.TrimRight(line, "\r\n")
+		if keep(line) {
+			h.Write([]byte(line))
+			h.Write([]byte{'\n'})
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// GameAgentSpec is the agent spec of game index given its spec base (the
+// adapter's own when base is ""; "" stays "" without an opening):
+// with AgentOpening, base with opening=AgentOpening and the seed of the
+// game's pair, index/2 + 1.
+func (o *Options) GameAgentSpec(base string, index int) (string, error) {
+	if o.AgentOpening <= 0 {
+		return base, nil
+	}
+	if strings.TrimSpace(base) == "" {
+		return "", errors.New("refbench: a random opening needs the agent's spec")
+	}
+	sp, err := spec.Parse(base)
+	if err != nil {
+		return "", fmt.Errorf("refbench: the agent's spec: %w", err)
+	}
+	var params []spec.Param
+	for _, p := range sp.Params {
+		if p.Key != spec.SeedKey && p.Key != spec.OpeningKey {
+			params = append(params, p)
+		}
+	}
+	sp.Params = append(params, spec.Param{Key: spec.OpeningKey, Value: fmt.Sprint(o.AgentOpening)},
+		spec.Param{Key: spec.SeedKey, Value: fmt.Sprint(index/2 + 1)})
+	return sp.String(), nil
 }
 
 // WriteText writes the matches as a table, then one line per game.

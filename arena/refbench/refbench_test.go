@@ -413,7 +413,7 @@ func TestLinkAgent(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := linkAgent(agent, dst, "", 60, 100); err != nil {
+	if err := linkAgent(agent, dst, "", 60, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(dst, "weights.ckpt")); err != nil || string(b) != "w" {
@@ -435,7 +435,7 @@ func TestLinkAgent(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(dst2), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := linkAgent(agent, dst2, "net:path="+agent, 60, 100); err != nil {
+	if err := linkAgent(agent, dst2, "net:path="+agent, 60, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(dst2, "zerokit_player.json")); err != nil || json.Unmarshal(b, &conf) != nil ||

@@ -148,13 +148,21 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 		return g, err
 	}
 	usageLog := filepath.Join(gdir, "usage-agent.json")
+	cp := t.classPath
+	if opp.ClassPath != "" {
+		cp += string(os.PathListSeparator) + opp.ClassPath
+	}
+	agentSpec, err := o.GameAgentSpec(o.AgentSpec, index)
+	if err != nil {
+		return g, err
+	}
 	args := []string{
-		"-cp", t.classPath,
+		"-cp", cp,
 		"-D" + javaadapter.PlayerConfig + ".config=" + t.config,
 		"-D" + javaadapter.PlayerConfig + ".usage_log=" + usageLog,
 	}
-	if o.AgentSpec != "" {
-		args = append(args, "-D"+javaadapter.PlayerConfig+".agent="+o.AgentSpec)
+	if agentSpec != "" {
+		args = append(args, "-D"+javaadapter.PlayerConfig+".agent="+agentSpec)
 	}
 	// Limits given override the agent's own settings; none leave them.
 	if o.TimeLimit > 0 {
@@ -180,13 +188,14 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 	defer cancel()
 	cmd := exec.CommandContext(gctx, t.Java, args...)
 	cmd.Dir = gdir
-	cmd.Env = append(os.Environ(), o.Env...)
+	cmd.Env = append(append(os.Environ(), o.Env...), opp.Env...)
 	out, errText, runErr, err := refbench.RunReferee(ctx, cmd, &g)
 	if err != nil {
 		return g, err
 	}
 	r := parseReferee(out, errText)
 	g.Actions, g.Reason = r.moves, r.reason
+	g.MovesSHA256 = refbench.MovesDigest(out, func(line string) bool { return placingLine.MatchString(strings.TrimSpace(line)) })
 	switch {
 	case gctx.Err() != nil:
 		g.Outcome = refbench.Unfinished
