@@ -10,18 +10,15 @@ import (
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
-
-	// The one line outside its package that adds a game to zerokit (here
-	// to this test binary; to the program in main.go or env/games/all).
-	_ "github.com/zerokit/zerokit/env/games/example/connect4"
 )
 
-// A game added in a package of its own plays through zerokit's commands
-// by name, with nothing in zerokit naming it: the help lists it, eval
+// A game added in a package of its own (Connect Four, which
+// env/games/all imports) plays through zerokit's commands by name, with
+// nothing in zerokit naming it: the help lists it, eval
 // plays the baseline agents on it (the alpha-beta player with the game's
 // evaluation beats random moves), and a person plays it with play.
 func TestAddedGame(t *testing.T) {
-	if _, help, _ := runCmd(t, runEval, "-h"); !strings.Contains(help, "Connect Four: connect4 (5 columns x 4 rows)") {
+	if _, help, _ := runCmd(t, runEval, "-h"); !strings.Contains(help, "Connect Four: connect4 (7 columns x 6 rows)") {
 		t.Errorf("eval's help does not list Connect Four:\n%s", help)
 	}
 
@@ -88,7 +85,7 @@ func TestAddedGame(t *testing.T) {
 		t.Fatalf("play: %v\n%s", err, errb.String())
 	}
 	o := out.String()
-	for _, want := range []string{"Connect Four on 5 columns x 4 rows.", "want a column 0..4", "random played", ui.Board(s), "Game over: " + result(s, 0) + "\n"} {
+	for _, want := range []string{"Connect Four on 7 columns x 6 rows.", "want a column 0..6", "random played", ui.Board(s), "Game over: " + result(s, 0) + "\n"} {
 		if !strings.Contains(o, want) {
 			t.Errorf("play's output lacks %q:\n%s", want, o)
 		}

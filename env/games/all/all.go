@@ -6,6 +6,7 @@ package all
 
 import (
 	// Each game's package registers it in its init function.
+	_ "github.com/zerokit/zerokit/env/connect4"
 	_ "github.com/zerokit/zerokit/env/squatter"
 	_ "github.com/zerokit/zerokit/env/tictactoe"
 	_ "github.com/zerokit/zerokit/env/wyb"
