@@ -35,3 +35,11 @@ type SolvableGame interface {
 	// (with its options) has none.
 	NewSolver() (Solver, error)
 }
+
+// TestPositioner is implemented by a Game that ships positions with their
+// exact values, for measuring an agent against perfect play (zerokit
+// accuracy): the text of a position set (package arena's form), or nil
+// when the game (with its options) ships none.
+type TestPositioner interface {
+	TestPositions() []byte
+}

@@ -37,6 +37,8 @@ func commands() map[string]command {
 		"review":     {"review referee transcripts of Watch Your Back! with the exact search: which moves before the second shrink lost, and what was proven better", runReview},
 		"export":     {"write a self-contained agent directory (network, settings, referee adapter) from a checkpoint", runExport},
 		"eval":       {"play a match between two agents and report the score and Elo difference with 95% intervals", runEval},
+		"accuracy":   {"measure play against perfect play: the share of moves that keep the value of a set of solved positions (Connect Four)", runAccuracy},
+		"positions":  {"write a set of solved positions for accuracy: positions from games between weak and strong players, by the game's solver", runPositions},
 		"gauntlet":   {"rate several agents and a run's checkpoints together (Elo table, JSON, PNG plot)", runGauntlet},
 		"plot":       {"draw PNG plots of a training run's metrics", runPlot},
 		"train":      {"train a network by self-play from a configuration file; resumable (see configs/)", runTrain},
