@@ -60,7 +60,9 @@ type candidate struct {
 // (env.SolvableGame) gives that position's exact value and the moves that
 // keep it. The set is the first Positions candidates in order that reach
 // their position, are new, are solved in time, and have a move that loses
-// the value (so no lost position, where every move keeps it).
+// the value (so no lost position, where every move keeps it). When ctx
+// ends first it returns ctx's error with the positions found so far, the
+// beginning of the set a longer run writes.
 func GeneratePositions(ctx context.Context, cfg GenerateConfig) ([]Position, GenerateStats, error) {
 	sg, ok := cfg.Game.(env.SolvableGame)
 	switch {
@@ -158,7 +160,9 @@ func GeneratePositions(ctx context.Context, cfg GenerateConfig) ([]Position, Gen
 	cancel()
 	wg.Wait()
 	if err != nil {
-		return nil, st, err
+		// The positions so far are a prefix of the whole set: a caller
+		// stopped early may keep them.
+		return out, st, err
 	}
 	return out, st, nil
 }

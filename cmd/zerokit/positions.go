@@ -22,7 +22,8 @@ number of discs drawn between -min-discs and -max-discs, each with its
 exact value and the moves that keep it, by the game's solver. Positions
 where every move keeps the value (lost ones among them) are left out, and
 so is one the solver does not solve within -solve-time (counted). The
-command line is written into the file.
+command line is written into the file. Ctrl-C (SIGINT) or SIGTERM writes
+the positions found so far, the beginning of the whole set.
 
 Agent specs (-players):
 `
@@ -85,7 +86,13 @@ func runPositions(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 	}
 	ps, st, err := arena.GeneratePositions(ctx, cfg)
-	if err != nil {
+	stopped := ""
+	switch {
+	case err != nil && ctx.Err() != nil && len(ps) > 0:
+		// Ctrl-C or SIGTERM: the positions so far begin the whole set.
+		stopped = fmt.Sprintf("stopped by a signal after %d of the %d positions asked for (the first ones of the whole set)", len(ps), *n)
+		fmt.Fprintln(stderr, "positions: "+stopped)
+	case err != nil:
 		return err
 	}
 	set := arena.PositionSet{Game: game.Name(), Positions: ps, Comments: []string{
@@ -94,6 +101,9 @@ func runPositions(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			len(ps), st.Candidates, st.Ended, st.Repeated, st.Trivial, st.Skipped, *solveTime),
 		"MOVES VALUE KEEP: columns 0 = leftmost; W win, L loss, D draw, and the discs to the end under perfect play",
 	}}
+	if stopped != "" {
+		set.Comments = append(set.Comments, stopped)
+	}
 	if err := atomicfile.Write(*out, 0o644, func(w io.Writer) error { return arena.WritePositions(w, game, set) }); err != nil {
 		return err
 	}
