@@ -67,3 +67,26 @@ func TestPositionsAndAccuracy(t *testing.T) {
 		t.Errorf("positions for wyb: %v", err)
 	}
 }
+
+// solve gives a position's value and each move's.
+func TestSolve(t *testing.T) {
+	out, stderr, err := runCmd(t, runSolve, "-game", "connect4-5x4", "-moves", "121212")
+	if err != nil {
+		t.Fatalf("solve: %v\n%s", err, stderr)
+	}
+	for _, want := range []string{"value for the player to move: win in 1; best: [1]", "  1: win in 1\n", "  0: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("solve's output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, tc := range []struct{ args, want string }{
+		{"-game wyb", "wyb has no solver"},
+		{"-moves 12x", "character 3 is not a digit"},
+		{"-moves 0000000", "column 0 is full"},
+		{"-moves 1212121", "the game is over"},
+	} {
+		if _, _, err := runCmd(t, runSolve, strings.Fields(tc.args)...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("solve %s: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
