@@ -56,7 +56,7 @@ func BenchmarkKeeping(b *testing.B) {
 			n := float64(b.N * len(ps))
 			b.ReportMetric(float64(nodes)/n, "nodes/pos")
 			b.ReportMetric(float64(most), "maxnodes")
-			b.ReportMetric((cpuTime() - cpu0).Seconds()/n, "cpu-s/pos")
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/n, "cpu-s/pos")
 		})
 	}
 }
