@@ -12,7 +12,7 @@ import (
 // with this solver) agrees with the plain negamax on its late positions:
 // the value, its distance and the moves that keep it.
 func TestShippedSetAgainstPlain(t *testing.T) {
-	const minDiscs = 28
+	const minDiscs = 20
 	f, err := os.Open("../positions.txt")
 	if err != nil {
 		t.Fatal(err)
