@@ -5,23 +5,21 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
-
-	// The one line outside its package that adds a game to zerokit (here
-	// to this test binary; to the program in main.go or env/games/all).
-	_ "github.com/zerokit/zerokit/env/games/example/connect4"
 )
 
-// A game added in a package of its own plays through zerokit's commands
-// by name, with nothing in zerokit naming it: the help lists it, eval
+// A game added in a package of its own (Connect Four, which
+// env/games/all imports) plays through zerokit's commands by name, with
+// nothing in zerokit naming it: the help lists it, eval
 // plays the baseline agents on it (the alpha-beta player with the game's
 // evaluation beats random moves), and a person plays it with play.
 func TestAddedGame(t *testing.T) {
-	if _, help, _ := runCmd(t, runEval, "-h"); !strings.Contains(help, "Connect Four: connect4 (5 columns x 4 rows)") {
+	if _, help, _ := runCmd(t, runEval, "-h"); !strings.Contains(help, "Connect Four: connect4 (7 columns x 6 rows)") {
 		t.Errorf("eval's help does not list Connect Four:\n%s", help)
 	}
 
@@ -88,9 +86,38 @@ func TestAddedGame(t *testing.T) {
 		t.Fatalf("play: %v\n%s", err, errb.String())
 	}
 	o := out.String()
-	for _, want := range []string{"Connect Four on 5 columns x 4 rows.", "want a column 0..4", "random played", ui.Board(s), "Game over: " + result(s, 0) + "\n"} {
+	for _, want := range []string{"Connect Four on 7 columns x 6 rows.", "want a column 0..6", "random played", ui.Board(s), "Game over: " + result(s, 0) + "\n"} {
 		if !strings.Contains(o, want) {
 			t.Errorf("play's output lacks %q:\n%s", want, o)
 		}
+	}
+}
+
+// serve plays Connect Four in its line protocol: a move is a column's
+// number, the colours x and o, the turn counter the discs played.
+func TestServeConnect4(t *testing.T) {
+	in := "init x\nupdate 3\nerror-line\ninit o\nupdate 3\naction 1\nupdate 3\naction 3\nupdate 4\naction 5\nupdate 3\naction 7\nupdate 9\nquit\n"
+	var out, errb strings.Builder
+	err := runServe(context.Background(), []string{"-game", "connect4", "-agent", "perfect:time=5s"}, strings.NewReader(in), &out, &errb)
+	if err != nil {
+		t.Fatalf("serve: %v\n%s", err, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 14 {
+		t.Fatalf("%d responses:\n%s", len(lines), out.String())
+	}
+	// The first update is out of turn (the agent plays x, who moves
+	// first), then a line that is no request; as o the agent answers
+	// columns, and a column off the board is an error.
+	if !strings.HasPrefix(lines[1], "error") || !strings.HasPrefix(lines[2], "error") || lines[4] != "ok" {
+		t.Errorf("responses:\n%s", out.String())
+	}
+	for _, i := range []int{5, 7, 9} {
+		if _, err := strconv.Atoi(lines[i]); err != nil {
+			t.Errorf("response %d %q is not a column", i, lines[i])
+		}
+	}
+	if !strings.HasPrefix(lines[12], "error") || lines[13] != "bye" {
+		t.Errorf("last response %q", lines[13])
 	}
 }

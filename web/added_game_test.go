@@ -7,7 +7,7 @@ import (
 
 	// A game added in its own package; the page offers it as soon as it is
 	// registered.
-	_ "github.com/zerokit/zerokit/env/games/example/connect4"
+	_ "github.com/zerokit/zerokit/env/connect4"
 )
 
 // The page offers every registered game it can draw, beside its own list,

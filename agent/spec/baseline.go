@@ -1,14 +1,19 @@
 package spec
 
 import (
+	"time"
+
 	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/styles"
 	"github.com/zerokit/zerokit/env"
 )
 
+// DefaultPerfectTime bounds the perfect player's search of one move.
+const DefaultPerfectTime = 10 * time.Second
+
 // Default returns a new registry of the baseline agents of package agent
-// (random, greedy, alphabeta and mcts) and the opponent styles of package
-// agent/styles (centre, locker, trader, blocker, mirror).
+// (random, greedy, alphabeta, mcts and perfect) and the opponent styles
+// of package agent/styles (centre, locker, trader, blocker, mirror).
 func Default() *Registry {
 	kinds := baselineKinds()
 	for name, k := range styleKinds() {
@@ -56,6 +61,19 @@ func baselineKinds() map[string]Kind {
 					return nil, err
 				}
 				return agent.AlphaBetaFactory(game, agent.AlphaBetaConfig{Depth: depth, MoveTime: t, TTBits: tt})
+			},
+		},
+		"perfect": {
+			Summary: "perfect play by the game's solver (Connect Four): a best move at random among equals",
+			Keys: map[string]string{
+				"time": "bound on the search of one move (default 10s); past it, a move known to keep the value, else alpha-beta depth 4 (a fallback)",
+			},
+			New: func(game env.Game, p Params) (agent.Factory, error) {
+				t, err := p.Duration("time", DefaultPerfectTime)
+				if err != nil {
+					return nil, err
+				}
+				return agent.PerfectFactory(game, agent.PerfectConfig{MoveTime: t})
 			},
 		},
 		"mcts": {

@@ -171,7 +171,7 @@ func TestBuildFailingKind(t *testing.T) {
 func TestDefaultKinds(t *testing.T) {
 	game := wyb.New(wyb.Options{})
 	r := Default()
-	if got := strings.Join(r.Names(), ","); got != "alphabeta,blocker,centre,greedy,locker,mcts,mirror,random,trader" {
+	if got := strings.Join(r.Names(), ","); got != "alphabeta,blocker,centre,greedy,locker,mcts,mirror,perfect,random,trader" {
 		t.Errorf("Default kinds = %s", got)
 	}
 	for _, text := range []string{"random", "random:seed=3", "greedy", "alphabeta:depth=1", "alphabeta:time=20ms,seed=2", "alphabeta:depth=2,tt=10", "mcts:sims=20", "mcts:sims=8,rollouts=2,seed=3",
@@ -192,7 +192,11 @@ func TestDefaultKinds(t *testing.T) {
 			t.Errorf("%s (%s): Act = %d, %v; want a legal action", text, a.Name(), act, err)
 		}
 	}
-	for _, text := range []string{"alphabeta:depth=-1", "alphabeta:tt=3", "alphabeta:time=0s", "random:depth=1", "mcts:sims=0", "mcts:rollouts=x",
+	// Watch Your Back! has no solver: no perfect player.
+	if _, err := r.Build(game, "perfect"); err == nil || !strings.Contains(err.Error(), "no perfect player") {
+		t.Errorf("Build(perfect) for Watch Your Back!: %v", err)
+	}
+	for _, text := range []string{"alphabeta:depth=-1", "alphabeta:tt=3", "alphabeta:time=0s", "random:depth=1", "mcts:sims=0", "mcts:rollouts=x", "perfect:time=0s",
 		"blocker", "mirror", "centre:depth=0", "random:opening=x"} {
 		if _, err := r.Build(game, text); err == nil {
 			t.Errorf("Build(%q) succeeded", text)

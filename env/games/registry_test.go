@@ -182,11 +182,11 @@ func TestRegisteredFamilies(t *testing.T) {
 	for _, r := range fams {
 		names = append(names, r.Name)
 	}
-	if want := []string{"squatter", "tictactoe", "wyb"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"connect4", "squatter", "tictactoe", "wyb"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("families %v, want %v", names, want)
 	}
 	help := games.Help(nil)
-	for _, want := range []string{"Watch Your Back!: wyb (turn limit 256), wyb-nolimit, wyb-limitN", "Squatter: squatterN (", "tic-tac-toe: tictactoe"} {
+	for _, want := range []string{"Watch Your Back!: wyb (turn limit 256), wyb-nolimit, wyb-limitN", "Squatter: squatterN (", "tic-tac-toe: tictactoe", "Connect Four: connect4 (7 columns x 6 rows)"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("Help = %q, missing %q", help, want)
 		}

@@ -12,6 +12,7 @@
 package all
 
 import (
+	"github.com/zerokit/zerokit/env/connect4"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/env/tictactoe"
@@ -19,6 +20,7 @@ import (
 )
 
 func init() {
+	games.Register(connect4.Registration())
 	games.Register(squatter.Registration())
 	games.Register(tictactoe.Registration())
 	games.Register(wyb.Registration())

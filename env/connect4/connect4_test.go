@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/env/connect4"
 	"github.com/zerokit/zerokit/env/games"
-	"github.com/zerokit/zerokit/env/games/example/connect4"
 	"github.com/zerokit/zerokit/internal/strictyaml"
 )
 
@@ -30,7 +30,7 @@ func play(t *testing.T, g env.Game, cols ...int) (env.State, error) {
 }
 
 func TestRules(t *testing.T) {
-	g, err := games.ByName("connect4")
+	g, err := games.ByName("connect4-5x4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,8 +162,8 @@ func TestState(t *testing.T) {
 // section, and lists it.
 func TestRegistered(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{
-		{"connect4", "connect4"}, {"connect4-7x6", "connect4-7x6"}, {"connect4-4x8", "connect4-4x8"},
-		{"connect4-5x4", "error: not the canonical name \"connect4\""},
+		{"connect4", "connect4"}, {"connect4-5x4", "connect4-5x4"}, {"connect4-4x8", "connect4-4x8"},
+		{"connect4-7x6", "error: not the canonical name \"connect4\""},
 		{"connect4-3x4", "error: game.columns: 3 out of range"},
 		{"connect4-4x9", "error: game.rows: 9 out of range"},
 		{"connect4-7", "error: want connect4 or connect4-CxR"},
@@ -196,7 +196,7 @@ func TestRegistered(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "line 4: game.depth: not a parameter of connect4 (its parameters: columns, rows)") {
 		t.Errorf("unknown parameter: %v", err)
 	}
-	if h := games.Help(nil); !strings.Contains(h, "Connect Four: connect4 (5 columns x 4 rows), connect4-CxR") {
+	if h := games.Help(nil); !strings.Contains(h, "Connect Four: connect4 (7 columns x 6 rows), connect4-CxR") {
 		t.Errorf("Help = %q", h)
 	}
 }

@@ -1,9 +1,10 @@
-// Package connect4 is Connect Four on a small board, the example of a game
-// added to zerokit: everything it needs is in this package, and its init
-// function registers it with package env/games, so that a program that
-// imports it (for its side effect, import _ ".../connect4") can name it
-// wherever a game is named: -game connect4, a configuration's game
-// section, a checkpoint. No shipped program imports it; the tests do.
+// Package connect4 is Connect Four: connect4 is the standard board of 7
+// columns and 6 rows, connect4-CxR any other from 4x4 to 8x8. Its init
+// function registers it with package env/games (env/games/all imports it),
+// so that it is named wherever a game is named: -game connect4, a
+// configuration's game section, a checkpoint. It was written as the
+// example of a game added to zerokit: everything it needs is in this
+// package, and package solver (imported for env.Solvable) solves it.
 //
 // Players drop discs into columns; a disc falls to the lowest free cell.
 // Four of a player's discs in a row, column or diagonal win; a full board
@@ -24,6 +25,9 @@ import (
 const (
 	// MinSide and MaxSide bound the board's columns and rows.
 	MinSide, MaxSide = 4, 8
+	// DefaultColumns and DefaultRows are the standard board's, the game
+	// named connect4.
+	DefaultColumns, DefaultRows = 7, 6
 	// Planes is the number of observation planes: the mover's discs, the
 	// opponent's, and a plane of ones when the mover is player 1.
 	Planes = 3
@@ -31,14 +35,14 @@ const (
 	encodingVersion = 1
 )
 
-func init() {
-	games.Register(games.Registration{
+func Registration() games.Registration {
+	return games.Registration{
 		Name:     "connect4",
 		Title:    "Connect Four",
-		Names:    fmt.Sprintf("connect4 (5 columns x 4 rows), connect4-CxR (%d <= C, R <= %d)", MinSide, MaxSide),
-		Defaults: Params{Columns: 5, Rows: 4},
+		Names:    fmt.Sprintf("connect4 (7 columns x 6 rows), connect4-CxR (%d <= C, R <= %d)", MinSide, MaxSide),
+		Defaults: Params{Columns: DefaultColumns, Rows: DefaultRows},
 		Parse:    parseName,
-	})
+	}
 }
 
 // Params are the board's size (a games.Params): columns and rows in a
@@ -54,7 +58,7 @@ func (p Params) Game() (env.Game, error) { return New(p) }
 // parseName reads "connect4" or "connect4-CxR".
 func parseName(name string) (games.Params, error) {
 	if name == "connect4" {
-		return Params{Columns: 5, Rows: 4}, nil
+		return Params{Columns: DefaultColumns, Rows: DefaultRows}, nil
 	}
 	c, r, ok := strings.Cut(strings.TrimPrefix(name, "connect4-"), "x")
 	cols, err1 := strconv.Atoi(c)
@@ -84,9 +88,9 @@ func New(p Params) (*Game, error) {
 	return &Game{cols: p.Columns, rows: p.Rows}, nil
 }
 
-// Name implements env.Game: "connect4" on 5 x 4, else "connect4-CxR".
+// Name implements env.Game: "connect4" on 7 x 6, else "connect4-CxR".
 func (g *Game) Name() string {
-	if g.cols == 5 && g.rows == 4 {
+	if g.cols == DefaultColumns && g.rows == DefaultRows {
 		return "connect4"
 	}
 	return fmt.Sprintf("connect4-%dx%d", g.cols, g.rows)
