@@ -38,7 +38,7 @@ func newJavaSetup(t *testing.T) javaSetup {
 	}
 	for _, tool := range []string{"java", "javac"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found on PATH (scripts/setup.sh installs default-jdk-headless)", tool)
+			t.Skipf("%s not found on PATH (scripts/test-deps.sh installs default-jdk-headless)", tool)
 		}
 	}
 	var s javaSetup
