@@ -658,7 +658,8 @@ class Player(object):
         self.usage = Usage(colour, module, config, log, pid)
         # The finalizer ends the session before reporting (it holds the
         # connection: created later, it runs before the connection's own).
-        weakref.finalize(self, _report_usage, self.usage, self.conn)
+        self._report = weakref.finalize(self, _report_usage, self.usage,
+                                        self.conn)
         try:
             self.conn.request('init ' + colour)
             self._account(start)
@@ -729,9 +730,11 @@ class Player(object):
         self._account(start)
 
     def close(self):
-        """End the session; the referee never calls this, garbage
-        collection or interpreter exit does it otherwise."""
+        """End the session and report the game's usage (once); the referee
+        never calls this, garbage collection or interpreter exit does it
+        otherwise."""
         self.conn.close()
+        self._report()
 
 
 def _report_usage(usage, conn):

@@ -121,6 +121,8 @@ func TestJavaReferee(t *testing.T) {
 	t.Run("zerokit-vs-zerokit", func(t *testing.T) { testJavaRefereeZerokitVsZerokit(t, s) })
 	t.Run("refbench", func(t *testing.T) { testRefbenchJavaReferee(t, s) })
 	t.Run("address", func(t *testing.T) { testJavaRefereeAddress(t, s) })
+	t.Run("budget", func(t *testing.T) { testJavaRefereeBudget(t, s) })
+	t.Run("usage-log", func(t *testing.T) { testJavaRefereeUsageLog(t, s) })
 }
 
 // testJavaRefereeAddress connects the opponent to a running "zerokit
