@@ -45,9 +45,16 @@ type Budget struct {
 	CourseGameTime, CourseCPULimit bool
 }
 
+// CourseBudget reports whether the agents of the game named game play in
+// the 2015 course's Java referee, whose player takes the course's budget
+// and CPU limit for the referee's N by default (Squatter).
+func CourseBudget(game string) bool {
+	return strings.HasPrefix(game, "squatter")
+}
+
 // budgetFor resolves Options.GameTime and Options.CPULimit for game.
 func budgetFor(game string, gameTime, cpuLimit time.Duration) Budget {
-	b := Budget{Squatter: strings.HasPrefix(game, "squatter")}
+	b := Budget{Squatter: CourseBudget(game)}
 	switch {
 	case gameTime > 0:
 		b.GameTime = gameTime
