@@ -316,7 +316,7 @@ func TestWorkerError(t *testing.T) {
 }
 
 // TestDistributedMinIO runs a store trainer and a worker against a real S3
-// server, MinIO (built by scripts/setup.sh into build/minio; the test skips
+// server, MinIO (built by scripts/test-deps.sh into build/minio; the test skips
 // without it): the trainer and the worker ride out a 15-second outage of
 // the server and train on; once the worker stops, the trainer waits,
 // having trained on every position read the configured 4 samples per

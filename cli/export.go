@@ -70,7 +70,8 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	cache := fs.String("cache", "", "`directory` the shipped agent is unpacked into (default: the user's cache directory)")
 	specFlag := fs.String("spec", "", "agent `spec` the adapter runs and the README names, e.g. default (the agent built into zerokit) for a copy that names no path of this machine; the adapter then finds zerokit next to itself or on PATH unless -binary is given (default: net:path=DIR)")
 	javaReferee := fs.String("java-referee", "", "Squatter: the 2015 course referee's `directory` (holding aiproj/squatter/*.java); the Java player is compiled against it into zerokit-player.jar (needs javac)")
-	gameTime := fs.Duration("game-time", 55*time.Second, "the adapter's -game-time for zerokit serve: thinking budget per game, for the course's 60 s (0: none)")
+	gameTime := fs.Duration("game-time", 0, "the agent's thinking budget per game, zerokit serve's -game-time, in the adapters' settings (0: none; default: 55s for the 2018 course's 60 s, and for Squatter \"course\": 80% of the 2015 course's CPU limit for the referee's N, 6s on 6x6, 8s on 7x7)")
+	cpuLimit := fs.Duration("cpu-limit", 0, "Squatter: the Java player's cpu_limit, the agent's CPU time per game over which it fails the game (0: none; default \"course\": the 2015 course's limit for the referee's N, 7.5s on 6x6, 10s on 7x7, 10s*N*N/49 above)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -112,18 +113,25 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return err
 		}
 	}
-	if *gameTime < 0 {
-		return fmt.Errorf("-game-time %v is negative", *gameTime)
+	if *gameTime < 0 || *cpuLimit < 0 {
+		return fmt.Errorf("-game-time %v or -cpu-limit %v is negative", *gameTime, *cpuLimit)
 	}
+	// export.Options: 0 is the game's default, negative none.
+	budget := map[string]time.Duration{"game-time": 0, "cpu-limit": 0}
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := budget[f.Name]; ok {
+			d := f.Value.(flag.Getter).Get().(time.Duration)
+			if d == 0 {
+				d = -1
+			}
+			budget[f.Name] = d
+		}
+	})
 	bin := *binary
 	if bin == "" && *specFlag == "" {
 		if bin, err = os.Executable(); err != nil {
 			return fmt.Errorf("finding this program for the adapter (set -binary): %w", err)
 		}
-	}
-	var serveArgs []string
-	if *gameTime > 0 {
-		serveArgs = []string{"-game-time", gameTime.String()}
 	}
 	opts := export.Options{
 		Checkpoint:  ckpt,
@@ -132,7 +140,8 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		Name:        *nameFlag,
 		Search:      search,
 		Binary:      bin,
-		ServeArgs:   serveArgs,
+		GameTime:    budget["game-time"],
+		CPULimit:    budget["cpu-limit"],
 		Provenance:  prov,
 		Source:      source,
 		Spec:        *specFlag,

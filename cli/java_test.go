@@ -38,7 +38,7 @@ func newJavaSetup(t *testing.T) javaSetup {
 	}
 	for _, tool := range []string{"java", "javac"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found on PATH (scripts/setup.sh installs default-jdk-headless)", tool)
+			t.Skipf("%s not found on PATH (scripts/test-deps.sh installs default-jdk-headless)", tool)
 		}
 	}
 	var s javaSetup
@@ -121,6 +121,8 @@ func TestJavaReferee(t *testing.T) {
 	t.Run("zerokit-vs-zerokit", func(t *testing.T) { testJavaRefereeZerokitVsZerokit(t, s) })
 	t.Run("refbench", func(t *testing.T) { testRefbenchJavaReferee(t, s) })
 	t.Run("address", func(t *testing.T) { testJavaRefereeAddress(t, s) })
+	t.Run("budget", func(t *testing.T) { testJavaRefereeBudget(t, s) })
+	t.Run("usage-log", func(t *testing.T) { testJavaRefereeUsageLog(t, s) })
 }
 
 // testJavaRefereeAddress connects the opponent to a running "zerokit

@@ -139,9 +139,11 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		shipped, serveArgs := "wyb", []string{"-game-time", "55s"}
+		// The export's default budget: 55 s for Watch Your Back!, the
+		// course's for N for Squatter.
+		shipped := "wyb"
 		if squatter {
-			shipped, serveArgs = "squatter6", nil // the course set no limit
+			shipped = "squatter6"
 		}
 		weights, m, err := shippedWeights(shipped, "")
 		if err != nil {
@@ -150,7 +152,7 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		dir = filepath.Join(tmp, "agent")
 		if _, err := export.Export(export.Options{
 			Checkpoint: weights, Out: dir, Name: m.Name, Search: m.Search,
-			Binary: bin, ServeArgs: serveArgs, Provenance: m.Provenance,
+			Binary: bin, Provenance: m.Provenance,
 		}); err != nil {
 			return err
 		}
@@ -167,11 +169,10 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		}
 		// The adapter reads the same file to start the agent: an agent whose
 		// file cannot be read cannot play, so stop before the first game.
-		_, serveArgs, err := export.Adapter(dir)
-		if err != nil {
+		if _, _, err := export.Adapter(dir); err != nil {
 			return fmt.Errorf("-agent: %w", err)
 		}
-		search = agentSearch(m, serveArgs)
+		search = agentSearch(dir, m)
 		if squatter {
 			search += fmt.Sprintf(", in the Java referee on %dx%d", n, n)
 		} else {
@@ -307,8 +308,8 @@ func agentBinaryEnv(dir, bin string) []string {
 func agentID(dir string) string {
 	if m, err := neural.ReadManifest(dir); err == nil && m.WeightsSHA256 != "" {
 		id := "weights sha256 " + m.WeightsSHA256
-		if _, serveArgs, err := export.Adapter(dir); err == nil {
-			id += ", search " + agentSearch(m, serveArgs)
+		if _, _, err := export.Adapter(dir); err == nil {
+			id += ", search " + agentSearch(dir, m)
 		}
 		return id
 	}
@@ -357,13 +358,19 @@ func ownAgentSpec(dir string, squatter bool) (string, error) {
 	return own.String(), nil
 }
 
-// agentSearch describes the search of an exported agent whose adapter
-// passes serveArgs to "zerokit serve", e.g. "sims2000-1s-solver (puct),
-// serve -game-time 55s".
-func agentSearch(m neural.Manifest, serveArgs []string) string {
+// agentSearch describes the search of the exported agent in dir with
+// manifest m: its search settings, the flags its Python adapter passes to
+// "zerokit serve", and a Squatter agent's Java player's game_time and
+// cpu_limit, e.g. "sims2000-1s-solver (puct), serve -game-time 55s".
+func agentSearch(dir string, m neural.Manifest) string {
 	s := searchSummary(m.Search)
-	if len(serveArgs) > 0 {
+	if _, serveArgs, err := export.Adapter(dir); err == nil && len(serveArgs) > 0 {
 		s += ", serve " + strings.Join(serveArgs, " ")
+	}
+	gameTime, err1 := export.JavaSetting(dir, "game_time")
+	cpuLimit, err2 := export.JavaSetting(dir, "cpu_limit")
+	if err1 == nil && err2 == nil && (gameTime != "" || cpuLimit != "") {
+		s += fmt.Sprintf(", Java player game_time=%s cpu_limit=%s", gameTime, cpuLimit)
 	}
 	return s
 }

@@ -52,7 +52,7 @@ func coursePackage(t *testing.T) string {
 		t.Skipf("the 2015 Squatter referee is not beside the repository: %v", err)
 	}
 	if _, err := exec.LookPath("javac"); err != nil {
-		t.Skip("javac not found on PATH (scripts/setup.sh installs default-jdk-headless)")
+		t.Skip("javac not found on PATH (scripts/test-deps.sh installs default-jdk-headless)")
 	}
 	return dir
 }

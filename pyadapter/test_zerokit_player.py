@@ -90,6 +90,13 @@ class TestConfig(testsupport.AdapterTestCase):
                 with self.assertRaisesRegex(zp.ZerokitConfigError, want):
                     zp.load_config(mod)
 
+    def test_empty_environment_args_clear_the_files(self):
+        mod = self.module({'binary': '/x/zk', 'args': ['-game-time', '55s']})
+        with mock.patch.dict(os.environ, {'ZEROKIT_ARGS': ''}):
+            self.assertEqual(zp.load_config(mod)['args'], [])
+        os.environ.pop('ZEROKIT_ARGS', None)
+        self.assertEqual(zp.load_config(mod)['args'], ['-game-time', '55s'])
+
     def test_missing_explicit_config(self):
         os.environ['ZEROKIT_CONFIG'] = os.path.join(self.tmp.name, 'no.json')
         with self.assertRaisesRegex(zp.ZerokitConfigError, 'not a file'):
@@ -156,6 +163,31 @@ class TestPlayer(testsupport.AdapterTestCase):
                                 report['child_cpu_seconds'])
         self.assertIsNone(report['exceeded'])
         self.assertIn('peak memory', p.usage.summary())
+
+    def test_usage_log_keeps_every_game(self):
+        # Two games logged to one file: a line each, and the server's
+        # stderr beside it with its report of each game's fallback moves.
+        log = os.path.join(self.tmp.name, 'usage-{colour}.json')
+        os.environ['ZEROKIT_USAGE_LOG'] = log
+        pids = []
+        for _ in range(2):
+            p = zp.Player('white')
+            pids.append(p.conn.proc.pid)
+            p.action(0)
+            p.close()
+            p.close()
+        path = log.replace('{colour}', 'white')
+        with open(path) as f:
+            lines = [json.loads(line) for line in f]
+        self.assertEqual([r['pid'] for r in lines], pids)
+        for r in lines:
+            self.assertEqual(r['calls'], 2)
+            self.assertEqual((r['moves'], r['fallback_moves']), (1, 0))
+        with open(path + '.stderr') as f:
+            text = f.read()
+        self.assertEqual(text.count('== zerokit_player white'), 2, text)
+        self.assertEqual(len(re.findall(r'1 own moves \(0 by the fallback\)',
+                                        text)), 2, text)
 
     def test_over_the_limits_raises(self):
         os.environ['ZEROKIT_MEMORY_LIMIT'] = '0.5'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # minio.sh: build MinIO, the S3 server that TestDistributedMinIO (package
-# cmd/zerokit) starts, into build/minio. scripts/setup.sh runs it; it is
+# cmd/zerokit) starts, into build/minio. scripts/test-deps.sh runs it; it is
 # idempotent (a stamp, build/minio.stamp, records what was built, and a
 # second run takes a second).
 #

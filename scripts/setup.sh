@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
-# setup.sh: prepare this checkout for building the packages that use libtorch
-# (model and everything importing it). Idempotent; a second run takes about a
-# second. Run it from anywhere: ./scripts/setup.sh
+# setup.sh: prepare this checkout for training: what the packages that use
+# libtorch (model/torch and everything importing it) need to build.
+# Idempotent; a second run takes about a second. Run it from anywhere:
+# ./scripts/setup.sh. What only the tests need (a browser, a JDK, MinIO)
+# is scripts/test-deps.sh's, which scripts/test.sh runs.
 #
 # What it does:
 #  1. Installs Debian's libtorch-dev and libopenblas0-pthread (apt-get, as root
 #     or through sudo) unless already installed. OpenBLAS replaces the
 #     reference BLAS through Debian's alternatives; it makes batch-1
-#     convolutions ~4x faster. Also Debian's chromium, which the browser
-#     tests of package web drive headless (no browser is downloaded), and
-#     default-jdk-headless, which builds the Java player of the 2015 Squatter
-#     referee and runs that referee in the tests (javaadapter/,
-#     arena/refbench/javareferee, cmd/zerokit).
+#     convolutions ~4x faster.
 #  2. Fetches github.com/sugarme/gotch v0.9.1 through the Go module proxy,
 #     copies it without example/ and gen/ to build/gotch-from-setup.sh (go.mod
 #     replaces the module with that directory) and patches it with
@@ -23,12 +21,13 @@
 #     -cover ones) recompiles it.
 #  3. Builds the cgo glue and gotch's Go packages once (about 90 s the first
 #     time; the Go build cache keeps them afterwards).
-#  4. Runs scripts/minio.sh: builds MinIO, the S3 server of the
-#     object-store integration test, into build/minio (see that script).
-# A stamp (build/gotch-from-setup.sh.stamp) records a hash of every input; when
-# it matches, step 2 is skipped and step 3 is a cache hit: a re-run takes
-# under a second. Regeneration is byte-identical and keeps the build
+# A stamp (build/gotch-from-setup.sh.stamp) records a hash of every input of
+# step 2 (this script's steps 2 and 3, not its comments above or step 1);
+# when it matches, step 2 is skipped and step 3 is a cache hit: a re-run
+# takes under a second. Regeneration is byte-identical and keeps the build
 # directory's absolute path, so the Go build cache stays valid.
+#
+# Times on a fresh 2-core machine are in docs/install.md.
 #
 # CUDA (or any other libtorch): unpack the libtorch zip from pytorch.org
 # somewhere without spaces in its path and run
@@ -36,14 +35,12 @@
 # The patched gotch then compiles against $LIBTORCH/include, links
 # $LIBTORCH/lib (with an rpath, so no LD_LIBRARY_PATH is needed) and adds the
 # CUDA libraries when $LIBTORCH/lib/libtorch_cuda.so exists; the pre-C++11 ABI
-# define is added when that libtorch was built with it. The Debian libtorch
-# packages are then not installed (chromium still is). Re-run setup.sh
-# whenever LIBTORCH changes.
+# define is added when that libtorch was built with it. The Debian packages
+# are then not installed. Re-run setup.sh whenever LIBTORCH changes.
 #
 # Environment: LIBTORCH (above), CXX (C++ compiler, default g++), AR
 # (archiver, default ar), SKIP_APT=1 (do not touch Debian packages),
-# SKIP_PREBUILD=1 (do not build gotch's Go packages now), SKIP_MINIO=1 (do
-# not build MinIO; its integration test then skips).
+# SKIP_PREBUILD=1 (do not build gotch's Go packages now).
 set -euo pipefail
 
 GOTCH_MODULE=github.com/sugarme/gotch
@@ -51,9 +48,6 @@ GOTCH_VERSION=v0.9.1
 # The module's checksum as recorded by sum.golang.org; a mismatch aborts.
 GOTCH_SUM='h1:J6JCE1C2AfPmM1xk0p46LdzWtfNvbvZZnWdkj9v54jo='
 APT_PACKAGES=(libtorch-dev libopenblas0-pthread)
-# What the tests need besides: the browser the tests of package web drive
-# (chromedp, headless), and the JDK of the Java referee's tests.
-TEST_PACKAGES=(chromium default-jdk-headless)
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 build="$repo/build"
@@ -64,45 +58,20 @@ libtorch=${LIBTORCH:-}
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=apt.sh
+source "$repo/scripts/apt.sh"
 
 command -v go >/dev/null || die "go is not on PATH"
 
 # --- 1. Debian packages ------------------------------------------------------
-missing_packages() {
-	local p
-	for p in "${wanted[@]}"; do
-		if [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true) != "install ok installed" ]]; then
-			printf '%s\n' "$p"
-		fi
-	done
-}
-
-wanted=("${APT_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
 if [[ -n $libtorch ]]; then
 	[[ -d $libtorch ]] || die "LIBTORCH=$libtorch is not a directory"
 	libtorch=$(cd "$libtorch" && pwd -P)
 	say "using libtorch at $libtorch (LIBTORCH); Debian's libtorch packages not installed"
-	wanted=("${TEST_PACKAGES[@]}")
-fi
-if [[ ${SKIP_APT:-} == 1 ]]; then
-	say "SKIP_APT=1: not checking Debian packages"
-elif [[ -n $libtorch ]] && ! command -v dpkg-query >/dev/null; then
-	say "not a Debian system: install chromium yourself for the browser tests (they skip without it)"
+elif [[ ${SKIP_APT:-} != 1 ]] && ! command -v dpkg-query >/dev/null; then
+	die "not a Debian system: install libtorch yourself and set LIBTORCH"
 else
-	command -v dpkg-query >/dev/null || die "not a Debian system: install libtorch yourself and set LIBTORCH"
-	mapfile -t missing < <(missing_packages)
-	if ((${#missing[@]})); then
-		sudo=()
-		if ((EUID != 0)); then
-			command -v sudo >/dev/null || die "need root (or sudo) to install: ${missing[*]}"
-			sudo=(sudo)
-		fi
-		say "installing ${missing[*]}"
-		"${sudo[@]}" apt-get update
-		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "${missing[@]}"
-		mapfile -t missing < <(missing_packages)
-		((${#missing[@]} == 0)) || die "still not installed: ${missing[*]}"
-	fi
+	apt_install "${APT_PACKAGES[@]}"
 fi
 
 # --- 2. patched gotch ---------------------------------------------------------
@@ -127,7 +96,9 @@ inputs_hash() {
 		"$cxx" --version | head -n1
 		"${AR:-ar}" --version | head -n1
 		go version
-		cat "$repo/scripts/setup.sh"
+		# This script from step 2 on: its comments and step 1 do not
+		# change the patched copy.
+		sed -n '/^# --- 2\. patched gotch/,$p' "$repo/scripts/setup.sh"
 		# The patch program's sources, in a stable order.
 		find "$repo/scripts/gotchpatch" -name '*.go' ! -name '*_test.go' -type f | LC_ALL=C sort | xargs cat
 	} | sha256sum | cut -d' ' -f1
@@ -186,6 +157,3 @@ else
 	(cd "$repo" && go build "$GOTCH_MODULE/libtch" "$GOTCH_MODULE/ts") || die "building gotch failed"
 	say "done"
 fi
-
-# --- 4. MinIO for the object-store integration test ---------------------------
-"$repo/scripts/minio.sh"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The test command: sets up libtorch/gotch if needed (fast when done), then
-# runs every package's tests, including a tiny end-to-end training run.
+# The test command: sets up libtorch/gotch (scripts/setup.sh) and what only
+# the tests need, chromium, a JDK and MinIO (scripts/test-deps.sh), each
+# fast when done, then runs every package's tests, including a tiny
+# end-to-end training run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 ./scripts/setup.sh
+./scripts/test-deps.sh
 go test -count=1 -timeout 20m ./...
 # The play-only build: no libtorch and no cgo at all (pure-Go network).
 CGO_ENABLED=0 go test -count=1 -tags nonet ./agent/... ./agents ./model/arch ./model/ckpt ./model/gonet

@@ -123,16 +123,22 @@ func (t *trainer) refreshAgent(step int64) error {
 		Init:         t.state.Init,
 		Evaluations:  t.evaluations,
 	}
-	var serveArgs []string
-	if g := t.cfg.Agent.GameTime; g > 0 {
-		serveArgs = []string{"-game-time", g.String()}
+	// agent.game_time is the 2018 course's (Python referee's) budget; a
+	// Squatter agent's Java player takes the 2015 course's for the
+	// referee's N, the export's default.
+	gameTime := t.cfg.Agent.GameTime
+	switch {
+	case export.CourseBudget(t.game.Name()):
+		gameTime = 0
+	case gameTime == 0:
+		gameTime = -1 // none
 	}
 	m, err := export.Export(export.Options{
 		Checkpoint: src,
 		Out:        t.run.Layout().Agent(),
 		Force:      true,
 		Search:     t.cfg.Agent.NeuralSettings(),
-		ServeArgs:  serveArgs,
+		GameTime:   gameTime,
 		Provenance: prov,
 	})
 	if err != nil {

@@ -68,7 +68,9 @@ type AgentConfig struct {
 	MaterialWeight float64 `yaml:"material_weight"`
 	MaterialTerm   string  `yaml:"material_term"`
 	// GameTime is the Python adapter's thinking budget per game, for the
-	// course referee's 60 s (0: none). Default 55s.
+	// 2018 course referee's 60 s (0: none). Default 55s. A Squatter
+	// agent's Java player takes the 2015 course's for the referee's N
+	// instead (export.CourseGameTime).
 	GameTime time.Duration `yaml:"game_time"`
 }
 

@@ -24,7 +24,7 @@ import (
 )
 
 // The browser tests drive the page in Debian's chromium (installed by
-// scripts/setup.sh), headless. ZEROKIT_WEB_SCREENSHOTS names a directory
+// scripts/test-deps.sh), headless. ZEROKIT_WEB_SCREENSHOTS names a directory
 // for the screenshots of each view taken at the end (docs/web keeps the
 // committed ones); without it they go to a temporary directory.
 
@@ -36,7 +36,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("chromium is not installed (scripts/setup.sh installs it: apt-get install chromium): skipping the browser tests")
+	t.Skip("chromium is not installed (scripts/test-deps.sh installs it: apt-get install chromium): skipping the browser tests")
 	return ""
 }
 

@@ -12,20 +12,26 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.RandomAccessFile;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A zerokit agent as a player of the COMP30024 (2015) Squatter referee:
@@ -68,16 +74,30 @@ import java.util.concurrent.TimeUnit;
  *   binary        the zerokit executable (default: zerokit next to the file, else on PATH);
  *                 a relative path in the file is relative to the file
  *   agent         agent spec (default "default", the trained agent zerokit ships)
- *   args          more "zerokit serve" flags, separated by blanks (default none)
- *   game_time     thinking budget per game in seconds, zerokit serve's -game-time (default 0: none)
+ *   args          more "zerokit serve" flags, separated by blanks (default none); set as
+ *                 a property or variable, even to "", it replaces the file's args
+ *   game_time     thinking budget per game in seconds, zerokit serve's -game-time, or "course":
+ *                 80% of the course's limit for the referee's N (see cpu_limit); giving it and
+ *                 a -game-time in args is an error: one setting sets the budget (default 0: none)
  *   address       HOST:PORT of a running "zerokit serve -game squatterN -listen HOST:PORT"
  *                 to connect to instead of starting a process
  *   timeout       seconds to wait for each answer (default 600; 0: for ever)
- *   cpu_limit     the agent's CPU seconds per game; over it the player fails (default 0: none)
+ *   cpu_limit     the agent's CPU seconds per game; over it the player fails, or "course": the
+ *                 2015 course's limit for N, 7.5 s on 6x6, 10 s on 7x7 and 10 s * N * N / 49
+ *                 on larger boards, rounded to 0.1 s (default 0: none)
  *   memory_limit  the agent's peak resident MB; likewise (default 0: none)
- *   usage_log     a file rewritten with the agent's usage (JSON) after every call;
- *                 {colour} and {name} in it are replaced (default none)
+ *   usage_log     a file of JSON lines, one per game: the agent's usage, its line updated
+ *                 after every call, earlier games' lines kept; {colour} and {name} in it
+ *                 are replaced (default none). The serve process's stderr is appended
+ *                 to the same name with ".stderr" added, a header line per game
  * </pre>
+ *
+ * <p>Fallback moves. The player runs serve with -v, which reports on stderr
+ * how many of the agent's moves were not chosen by a completed search (the
+ * time ran out first); the player repeats that count in its summary on
+ * stderr at the end of the game and in the usage log ("fallback_moves").
+ * Without usage_log serve's stderr goes to a temporary file, deleted at
+ * exit.
  *
  * <p>Resources. The referee measures nothing, and the agent thinks in a
  * child process. The player charges the agent that process's CPU time
@@ -141,8 +161,9 @@ public class ZerokitPlayer implements Player, Piece {
                 throw new ZerokitException("init: piece " + p + " is neither WHITE (1) nor BLACK (2)");
             }
             settings = Settings.load(name, getClass());
-            conn = new Connection(settings, n);
-            usage = new Usage(settings, colour, name, conn.pid());
+            String log = settings.usageLog(colour);
+            conn = new Connection(settings, n, log == null ? null : log + ".stderr", name + " " + colour);
+            usage = new Usage(settings, n, colour, name, conn.pid(), log);
             Runtime.getRuntime().addShutdownHook(new Thread(this::close));
             request("init " + colour, start);
             refresh(threadCpu());
@@ -234,6 +255,7 @@ public class ZerokitPlayer implements Player, Piece {
         conn = null;
         c.close();
         if (usage != null) {
+            usage.games(c.stderrSection());
             usage.write();
             log(usage.summary());
         }
@@ -369,22 +391,66 @@ public class ZerokitPlayer implements Player, Piece {
             s.binary = bin;
             String agent = s.lookup("agent", true);
             s.agent = agent == null ? "default" : agent;
-            String args = s.lookup("args", true);
+            // A property or variable set to "" clears the file's args.
+            String args = s.explicit("args");
+            if (args == null) {
+                args = s.lookup("args", true);
+            }
             if (args != null && !args.trim().isEmpty()) {
                 for (String a : args.trim().split("\\s+")) {
                     s.args.add(a);
                 }
             }
-            s.gameTime = s.number("game_time", 0);
+            s.gameTime = s.number("game_time", 0, true);
+            String flag = gameTimeFlag(s.args);
+            if (flag != null && s.lookup("game_time", true) != null) {
+                throw new ZerokitException(s.source("game_time") + " and \"" + flag + "\" in "
+                        + s.argsSource() + " both set the agent's time budget per game: keep one"
+                        + " (a property " + name + ".args or variable "
+                        + (name + "_args").toUpperCase(Locale.ROOT) + " set to \"\" clears args)");
+            }
             s.address = s.lookup("address", true);
             if (s.address != null && s.address.lastIndexOf(':') <= 0) {
                 throw new ZerokitException(s.source("address") + ": want HOST:PORT, got \"" + s.address + "\"");
             }
-            s.timeout = s.number("timeout", 600);
-            s.cpuLimit = s.number("cpu_limit", 0);
-            s.memoryLimit = s.number("memory_limit", 0);
+            s.timeout = s.number("timeout", 600, false);
+            s.cpuLimit = s.number("cpu_limit", 0, true);
+            s.memoryLimit = s.number("memory_limit", 0, false);
             s.usageLog = s.lookup("usage_log", true);
             return s;
+        }
+
+        /** The -game-time flag among args (as given), or null. */
+        static String gameTimeFlag(List<String> args) {
+            for (String a : args) {
+                String f = a.startsWith("--") ? a.substring(1) : a;
+                if (f.equals("-game-time") || f.startsWith("-game-time=")) {
+                    return a;
+                }
+            }
+            return null;
+        }
+
+        /** The property, else the variable, even if empty; null if neither is set. */
+        private String explicit(String key) {
+            String v = property(key);
+            return v != null ? v : variable(key);
+        }
+
+        /** Names where args was read from, for messages. */
+        private String argsSource() {
+            if (property("args") != null) {
+                return "system property " + name + ".args";
+            }
+            if (variable("args") != null) {
+                return "environment variable " + (name + "_args").toUpperCase(Locale.ROOT);
+            }
+            return "config file " + fileName + " key args";
+        }
+
+        /** The usage log's file name for a player of colour, or null. */
+        String usageLog(String colour) {
+            return usageLog == null ? null : usageLog.replace("{colour}", colour).replace("{name}", name);
         }
 
         static final List<String> KEYS = List.of("binary", "agent", "args", "game_time", "address", "timeout",
@@ -428,10 +494,49 @@ public class ZerokitPlayer implements Player, Piece {
             return "config file " + fileName + " key " + key;
         }
 
-        private double number(String key, double def) {
+        /** COURSE is a number setting's value "course" (see the class documentation). */
+        static final double COURSE = -1;
+
+        /**
+         * The 2015 course's CPU seconds per player per game on an n x n
+         * board: 7.5 on 6x6 and 10 on 7x7, as measured then
+         * (shared/referee-squatter/README.md in the zerokit repository);
+         * for larger boards, which that course did not play, the 7x7
+         * limit per cell (the lower of the two rates), 10 * n * n / 49,
+         * rounded to 0.1 s.
+         */
+        static double courseLimit(int n) {
+            if (n <= 6) {
+                return 7.5;
+            }
+            return Math.round(100.0 * n * n / 49) / 10.0;
+        }
+
+        /**
+         * The default thinking budget per game on an n x n board: 80% of
+         * courseLimit, rounded to 0.1 s; the rest covers the process's
+         * start, the player's own time and the last move's overrun.
+         */
+        static double courseGameTime(int n) {
+            return Math.round(courseLimit(n) * 8) / 10.0;
+        }
+
+        /** The budget and the limit for an n x n board, "course" resolved. */
+        double gameTime(int n) {
+            return gameTime == COURSE ? courseGameTime(n) : gameTime;
+        }
+
+        double cpuLimit(int n) {
+            return cpuLimit == COURSE ? courseLimit(n) : cpuLimit;
+        }
+
+        private double number(String key, double def, boolean course) {
             String v = lookup(key, true);
             if (v == null) {
                 return def;
+            }
+            if (course && v.equals("course")) {
+                return COURSE;
             }
             try {
                 double d = Double.parseDouble(v);
@@ -441,7 +546,7 @@ public class ZerokitPlayer implements Player, Piece {
             } catch (NumberFormatException e) {
                 // reported below
             }
-            throw new ZerokitException(source(key) + ": want a number >= 0, got \"" + v + "\"");
+            throw new ZerokitException(source(key) + ": want a number >= 0" + (course ? " or \"course\"" : "") + ", got \"" + v + "\"");
         }
 
         /** The directory of cls's jar, or the class-path directory of its package. */
@@ -461,13 +566,21 @@ public class ZerokitPlayer implements Player, Piece {
         private final Socket sock;
         private final OutputStream out;
         private final File stderr;
+        private final boolean keepStderr;
+        private final long stderrStart;
         private final String describe;
         private final long timeoutMillis;
         private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
         private static final String EOF = new String("end of input");
 
-        Connection(Settings s, int n) {
+        /**
+         * Starts the agent, or connects to it. The process's stderr is
+         * appended to stderrLog (after a header line naming who and when)
+         * when it is not null, else it goes to a temporary file.
+         */
+        Connection(Settings s, int n, String stderrLog, String who) {
             timeoutMillis = (long) (s.timeout * 1000);
+            keepStderr = stderrLog != null;
             InputStream in;
             try {
                 if (s.address != null) {
@@ -476,19 +589,31 @@ public class ZerokitPlayer implements Player, Piece {
                     sock = new Socket(s.address.substring(0, i), Integer.parseInt(s.address.substring(i + 1)));
                     proc = null;
                     stderr = null;
+                    stderrStart = 0;
                     in = sock.getInputStream();
                     out = sock.getOutputStream();
                 } else {
-                    List<String> cmd = new ArrayList<>(List.of(s.binary, "serve", "-game", "squatter" + n, "-agent", s.agent));
-                    if (s.gameTime > 0) {
+                    // -v: serve reports each game's moves and fallback moves on stderr.
+                    List<String> cmd = new ArrayList<>(List.of(s.binary, "serve", "-game", "squatter" + n, "-agent", s.agent, "-v"));
+                    double gameTime = s.gameTime(n);
+                    if (gameTime > 0) {
                         cmd.add("-game-time");
-                        cmd.add(s.gameTime + "s");
+                        cmd.add(gameTime + "s");
                     }
                     cmd.addAll(s.args);
                     describe = "zerokit serve process (" + String.join(" ", cmd) + ")";
-                    stderr = File.createTempFile("zerokit-serve-", ".err");
-                    stderr.deleteOnExit();
-                    proc = new ProcessBuilder(cmd).redirectError(stderr).start();
+                    if (keepStderr) {
+                        stderr = new File(stderrLog);
+                        stderrStart = stderr.length();
+                        String header = "== " + who + ": " + Instant.now() + ": " + String.join(" ", cmd) + "\n";
+                        Files.write(stderr.toPath(), header.getBytes(StandardCharsets.UTF_8),
+                                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    } else {
+                        stderr = File.createTempFile("zerokit-serve-", ".err");
+                        stderr.deleteOnExit();
+                        stderrStart = 0;
+                    }
+                    proc = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(stderr)).start();
                     sock = null;
                     in = proc.getInputStream();
                     out = proc.getOutputStream();
@@ -556,13 +681,21 @@ public class ZerokitPlayer implements Player, Piece {
         }
 
         String stderrTail() {
+            String s = stderrSection().trim();
+            return s.length() > 2000 ? s.substring(s.length() - 2000) : s;
+        }
+
+        /** What this session's process wrote to stderr (its last MB at most), or "". */
+        String stderrSection() {
             if (stderr == null) {
                 return "";
             }
-            try {
-                byte[] b = Files.readAllBytes(stderr.toPath());
-                String s = new String(b, StandardCharsets.UTF_8).trim();
-                return s.length() > 2000 ? s.substring(s.length() - 2000) : s;
+            try (RandomAccessFile f = new RandomAccessFile(stderr, "r")) {
+                long start = Math.max(stderrStart, f.length() - (1 << 20));
+                byte[] b = new byte[(int) Math.max(0, f.length() - start)];
+                f.seek(start);
+                f.readFully(b);
+                return new String(b, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 return "";
             }
@@ -590,7 +723,7 @@ public class ZerokitPlayer implements Player, Piece {
                     proc.destroyForcibly();
                 }
             }
-            if (stderr != null) {
+            if (stderr != null && !keepStderr) {
                 stderr.delete();
             }
         }
@@ -604,18 +737,50 @@ public class ZerokitPlayer implements Player, Piece {
         private final double memoryLimit;
         private final String log;
         private final long pid;
+        private final String started = Instant.now().toString();
+        /** The log's lines of earlier games, kept when this game's line is written. */
+        private final String earlier;
         private double javaCpu;
         private double childCpu;
         private long childPeakKB;
         private int calls;
+        /** The agent's moves and those of them by the fallback, as serve -v reported them; -1: unknown. */
+        private int ownMoves = -1;
+        private int fallbackMoves = -1;
 
-        Usage(Settings s, String colour, String name, long pid) {
+        Usage(Settings s, int n, String colour, String name, long pid, String log) {
             this.colour = colour;
             this.name = name;
-            this.cpuLimit = s.cpuLimit;
+            this.cpuLimit = s.cpuLimit(n);
             this.memoryLimit = s.memoryLimit;
-            this.log = s.usageLog == null ? null : s.usageLog.replace("{colour}", colour).replace("{name}", name);
+            this.log = log;
             this.pid = pid;
+            String before = "";
+            if (log != null) {
+                try {
+                    before = new String(Files.readAllBytes(Paths.get(log)), StandardCharsets.UTF_8);
+                } catch (NoSuchFileException e) {
+                    // the first game
+                } catch (IOException e) {
+                    throw new ZerokitException("usage log " + log + ": " + e.getMessage());
+                }
+                if (!before.isEmpty() && !before.endsWith("\n")) {
+                    before += "\n";
+                }
+            }
+            earlier = before;
+        }
+
+        private static final Pattern GAME_LINE =
+                Pattern.compile("(\\d+) own moves \\((\\d+) by the fallback\\)");
+
+        /** Reads the moves and fallback moves from serve -v's game lines in its stderr. */
+        void games(String stderr) {
+            Matcher m = GAME_LINE.matcher(stderr);
+            while (m.find()) {
+                ownMoves = Math.max(ownMoves, 0) + Integer.parseInt(m.group(1));
+                fallbackMoves = Math.max(fallbackMoves, 0) + Integer.parseInt(m.group(2));
+            }
         }
 
         /** Adds a call's Java CPU nanoseconds and reads the child's counters. */
@@ -650,9 +815,11 @@ public class ZerokitPlayer implements Player, Piece {
         }
 
         String summary() {
-            return String.format(Locale.ROOT, "%.2f s CPU (limit %s), peak memory %.1f MB (limit %s), %d calls%s",
+            return String.format(Locale.ROOT, "%.2f s CPU (limit %s), peak memory %.1f MB (limit %s), %d calls, %s%s",
                     cpuSeconds(), cpuLimit > 0 ? fmt(cpuLimit) + " s" : "none",
                     peakMB(), memoryLimit > 0 ? fmt(memoryLimit) + " MB" : "none", calls,
+                    fallbackMoves < 0 ? "fallback moves unknown"
+                            : fallbackMoves + " of " + ownMoves + " own moves by the fallback",
                     pid > 0 ? "" : " (remote server: Java side only)");
         }
 
@@ -660,20 +827,29 @@ public class ZerokitPlayer implements Player, Piece {
             return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
         }
 
-        /** Rewrites the usage log, if any. */
+        /**
+         * Writes this game's line of the usage log, if any: the file is
+         * replaced by the earlier games' lines and this one. Players that
+         * share one log must play one at a time ({colour}, {name} tell
+         * two players of one referee apart).
+         */
         void write() {
             if (log == null) {
                 return;
             }
             String over = exceeded();
             String json = String.format(Locale.ROOT,
-                    "{\"colour\": \"%s\", \"name\": \"%s\", \"calls\": %d, \"cpu_seconds\": %.3f, "
+                    "{\"colour\": \"%s\", \"name\": \"%s\", \"started\": \"%s\", \"pid\": %d, \"calls\": %d, \"cpu_seconds\": %.3f, "
                             + "\"child_cpu_seconds\": %.3f, \"java_cpu_seconds\": %.3f, \"peak_memory_mb\": %.3f, "
-                            + "\"measured_child\": %b, \"cpu_limit\": %s, \"memory_limit\": %s, \"exceeded\": %s}\n",
-                    colour, jsonText(name), calls, cpuSeconds(), childCpu, javaCpu, peakMB(), pid > 0,
-                    fmt(cpuLimit), fmt(memoryLimit), over == null ? "null" : "\"" + jsonText(over) + "\"");
+                            + "\"measured_child\": %b, \"cpu_limit\": %s, \"memory_limit\": %s, \"exceeded\": %s, "
+                            + "\"moves\": %s, \"fallback_moves\": %s}\n",
+                    colour, jsonText(name), started, pid, calls, cpuSeconds(), childCpu, javaCpu, peakMB(), pid > 0,
+                    fmt(cpuLimit), fmt(memoryLimit), over == null ? "null" : "\"" + jsonText(over) + "\"",
+                    ownMoves < 0 ? "null" : String.valueOf(ownMoves),
+                    fallbackMoves < 0 ? "null" : String.valueOf(fallbackMoves));
+            json = earlier + json;
             Path path = Paths.get(log);
-            Path tmp = Paths.get(log + ".tmp");
+            Path tmp = Paths.get(log + "." + ProcessHandle.current().pid() + "." + colour + ".tmp");
             try {
                 Files.write(tmp, json.getBytes(StandardCharsets.UTF_8));
                 Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

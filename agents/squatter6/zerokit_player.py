@@ -27,7 +27,8 @@ from the config file, else takes its default:
   env ZEROKIT_ARGS     / "args"     more flags for zerokit serve, e.g.
                                     ["-game-time", "55s"] (a JSON list in
                                     the file; a shell-quoted string in the
-                                    environment). Default none.
+                                    environment, which replaces the file's
+                                    even when empty). Default none.
   env ZEROKIT_ADDRESS  / "address"  "host:port" of a running
                                     "zerokit serve -listen host:port": connect
                                     to it instead of starting a process
@@ -38,10 +39,14 @@ from the config file, else takes its default:
                                     (0: none). Default 60, the course's.
   env ZEROKIT_MEMORY_LIMIT / "memory_limit"  the agent's peak resident
                                     memory in MB (0: none). Default 100.
-  env ZEROKIT_USAGE_LOG / "usage_log"  a file that gets the agent's usage
-                                    so far (JSON) after every call;
-                                    {colour} and {module} in the name are
-                                    replaced. Default none.
+  env ZEROKIT_USAGE_LOG / "usage_log"  a file of JSON lines, one per
+                                    game: the agent's usage so far, its
+                                    line updated after every call and
+                                    earlier games' lines kept; {colour}
+                                    and {module} in the name are replaced.
+                                    The server's stderr is appended to the
+                                    same name with ".stderr" added (a
+                                    header line per game). Default none.
 
 Resource accounting. The referee measures only its own Python process, so
 an agent thinking in a child process is invisible to it: the adapter does
@@ -53,6 +58,12 @@ started. It logs both after every call (usage_log) and at exit (stderr),
 and raises ZerokitResourceError, ending the game loudly, as soon as either
 exceeds its limit. (Connected to a server over TCP it can only measure
 the Python side.)
+
+Fallback moves. The adapter runs zerokit serve with -v, which reports on
+stderr how many of the agent's moves were not chosen by a completed search
+(its time ran out first); the usage summary at exit and the usage log
+("fallback_moves") repeat that count. Without usage_log the server's stderr
+goes to a temporary file, which is deleted.
 
 Locked games. The referee has no turn limit: a game whose board can no
 longer change (after the second shrink, no piece of either side able to
@@ -80,6 +91,7 @@ Standard library only; Python 3.6 syntax.
 
 import json
 import os
+import re
 import select
 import shlex
 import shutil
@@ -167,8 +179,8 @@ def load_config(module_file=__file__):
     where = 'config file %s' % path
     base = os.path.dirname(path) if path else os.getcwd()
 
-    def pick(env, key):
-        if os.environ.get(env):
+    def pick(env, key, empty_counts=False):
+        if os.environ.get(env) or (empty_counts and env in os.environ):
             return os.environ[env], 'environment variable ' + env, True
         if key in conf:
             return conf[key], where + ' key "%s"' % key, False
@@ -194,7 +206,8 @@ def load_config(module_file=__file__):
         raise ZerokitConfigError('%s: want an agent spec string' % src)
     out['agent'] = value
 
-    value, src, from_env = pick('ZEROKIT_ARGS', 'args')
+    # An empty ZEROKIT_ARGS clears the file's args.
+    value, src, from_env = pick('ZEROKIT_ARGS', 'args', empty_counts=True)
     if value is None:
         value = []
     elif from_env:
@@ -287,12 +300,18 @@ class Connection(object):
     """One line-protocol session with a zerokit server: a child process
     speaking on its stdin/stdout, or a TCP connection."""
 
-    def __init__(self, config):
+    def __init__(self, config, stderr_log=None, who='zerokit_player'):
+        """Start the server (or connect to it). Its stderr is appended to
+        the file stderr_log, after a header line naming who, when given;
+        else it goes to a temporary file."""
         self.timeout = config['timeout']
         self._buf = b''
         self.proc = None
         self.sock = None
         self._stderr = None
+        self._stderr_path = None
+        self._stderr_start = 0
+        self.stderr_text = ''
         self.describe = ''
         if config['address']:
             host, _, port = config['address'].rpartition(':')
@@ -306,11 +325,26 @@ class Connection(object):
             self.sock.settimeout(None)
             self._fd = self.sock.fileno()
         else:
-            cmd = [config['binary'], 'serve', '-agent', config['agent']] + \
-                config['args']
+            # -v: serve reports each game's moves and fallback moves.
+            cmd = [config['binary'], 'serve', '-agent', config['agent'],
+                   '-v'] + config['args']
             self.describe = 'zerokit serve process (%s)' % ' '.join(
                 shlex.quote(c) for c in cmd)
-            self._stderr = tempfile.TemporaryFile()
+            if stderr_log:
+                try:
+                    self._stderr = open(stderr_log, 'ab')
+                    self._stderr_start = self._stderr.seek(0, os.SEEK_END)
+                    self._stderr.write(('== %s: %s: %s\n' % (
+                        who, time.strftime('%Y-%m-%dT%H:%M:%SZ',
+                                           time.gmtime()),
+                        self.describe)).encode('utf-8'))
+                    self._stderr.flush()
+                except OSError as e:
+                    raise ZerokitConfigError('server stderr log %s: %s'
+                                             % (stderr_log, e))
+                self._stderr_path = stderr_log
+            else:
+                self._stderr = tempfile.TemporaryFile()
             try:
                 self.proc = subprocess.Popen(
                     cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -324,14 +358,26 @@ class Connection(object):
 
     def stderr_tail(self, limit=2000):
         """The last characters the server process wrote to stderr."""
-        if self._stderr is None:
-            return ''
+        return self.stderr_section()[-limit:].strip()
+
+    def stderr_section(self, limit=1 << 20):
+        """What this session's server wrote to stderr (its last limit
+        bytes at most), or '' when unknown."""
         try:
-            self._stderr.seek(0)
-            data = self._stderr.read()
+            if self._stderr_path is not None:
+                with open(self._stderr_path, 'rb') as f:
+                    end = f.seek(0, os.SEEK_END)
+                    f.seek(max(self._stderr_start, end - limit))
+                    data = f.read()
+            elif self._stderr is not None:
+                end = self._stderr.seek(0, os.SEEK_END)
+                self._stderr.seek(max(0, end - limit))
+                data = self._stderr.read()
+            else:
+                return ''
         except (OSError, ValueError):
             return ''
-        return data[-limit:].decode('utf-8', 'replace').strip()
+        return data.decode('utf-8', 'replace')
 
     def _died(self, what):
         msg = '%s %s' % (self.describe, what)
@@ -404,6 +450,13 @@ class Connection(object):
             pass  # gone or confused: the shutdown below ends it anyway
         finally:
             self.timeout = timeout
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=QUIT_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                pass  # the shutdown below ends it
+        # Before the shutdown closes a temporary file.
+        self.stderr_text = self.stderr_section()
         self._finalizer()
 
 
@@ -475,6 +528,30 @@ class Usage(object):
         self.rss0_kb = _proc_status_kb('self', 'VmRSS') or 0
         self.python_growth_kb = 0
         self.calls = 0
+        self.started = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
+        self.moves = None           # the agent's moves, from serve -v
+        self.fallback_moves = None  # those not chosen by a finished search
+        # The log's lines of earlier games, kept when this game's is written.
+        self._earlier = ''
+        if self.log:
+            try:
+                with open(self.log, encoding='utf-8') as f:
+                    self._earlier = f.read()
+            except FileNotFoundError:
+                pass
+            except OSError as e:
+                raise ZerokitError('usage log %s: %s' % (self.log, e))
+            if self._earlier and not self._earlier.endswith('\n'):
+                self._earlier += '\n'
+
+    _GAME_LINE = re.compile(r'(\d+) own moves \((\d+) by the fallback\)')
+
+    def games(self, stderr):
+        """Read the agent's moves and fallback moves from serve -v's game
+        lines in its stderr."""
+        for m in self._GAME_LINE.finditer(stderr):
+            self.moves = (self.moves or 0) + int(m.group(1))
+            self.fallback_moves = (self.fallback_moves or 0) + int(m.group(2))
 
     def measure(self, python_seconds):
         """Add a call's Python CPU time and read the child's counters."""
@@ -501,7 +578,9 @@ class Usage(object):
     def report(self):
         """The usage as a dict (the usage log's JSON)."""
         return {
-            'colour': self.colour, 'module': self.module, 'calls': self.calls,
+            'colour': self.colour, 'module': self.module,
+            'started': self.started, 'pid': self.child_pid,
+            'calls': self.calls,
             'cpu_seconds': round(self.cpu_seconds(), 3),
             'child_cpu_seconds': round(self.child_cpu, 3),
             'python_cpu_seconds': round(self.python_cpu, 3),
@@ -511,17 +590,21 @@ class Usage(object):
             'measured_child': self.child_pid is not None,
             'cpu_limit': self.cpu_limit, 'memory_limit': self.memory_limit,
             'exceeded': self.exceeded(),
+            'moves': self.moves, 'fallback_moves': self.fallback_moves,
         }
 
     def summary(self):
         r = self.report()
         return ('zerokit_player %s (%s): %.2f s CPU (limit %s), peak memory '
-                '%.1f MB (limit %s), %d calls%s' % (
+                '%.1f MB (limit %s), %d calls, %s%s' % (
                     self.colour, self.module, r['cpu_seconds'],
                     '%g s' % self.cpu_limit if self.cpu_limit else 'none',
                     r['peak_memory_mb'],
                     '%g MB' % self.memory_limit if self.memory_limit
                     else 'none', self.calls,
+                    'fallback moves unknown' if self.fallback_moves is None
+                    else '%d of %d own moves by the fallback' % (
+                        self.fallback_moves, self.moves),
                     '' if r['measured_child'] else
                     ' (remote server: Python side only)'))
 
@@ -536,12 +619,16 @@ class Usage(object):
         return None
 
     def write_log(self):
+        """Write this game's line of the usage log, if any: the file is
+        replaced by the earlier games' lines and this one. Players that
+        share one log must play one at a time ({colour} and {module} tell
+        two players of one referee apart)."""
         if not self.log:
             return
-        tmp = self.log + '.tmp'
+        tmp = '%s.%d.tmp' % (self.log, os.getpid())
         try:
             with open(tmp, 'w') as f:
-                json.dump(self.report(), f)
+                f.write(self._earlier + json.dumps(self.report()) + '\n')
             os.replace(tmp, self.log)
         except OSError as e:
             raise ZerokitError('usage log %s: %s' % (self.log, e))
@@ -561,11 +648,18 @@ class Player(object):
         self._ask_locked = True  # the server knows the "locked" request
         start = time.process_time()
         config = load_config(__file__)
-        self.conn = Connection(config)
-        pid = self.conn.proc.pid if self.conn.proc is not None else None
         module = __name__.split('.')[0]
-        self.usage = Usage(colour, module, config, config['usage_log'], pid)
-        weakref.finalize(self, _report_usage, self.usage)
+        log = config['usage_log']
+        if log:
+            log = log.replace('{colour}', colour).replace('{module}', module)
+        self.conn = Connection(config, log + '.stderr' if log else None,
+                               'zerokit_player %s (%s)' % (colour, module))
+        pid = self.conn.proc.pid if self.conn.proc is not None else None
+        self.usage = Usage(colour, module, config, log, pid)
+        # The finalizer ends the session before reporting (it holds the
+        # connection: created later, it runs before the connection's own).
+        self._report = weakref.finalize(self, _report_usage, self.usage,
+                                        self.conn)
         try:
             self.conn.request('init ' + colour)
             self._account(start)
@@ -636,14 +730,19 @@ class Player(object):
         self._account(start)
 
     def close(self):
-        """End the session; the referee never calls this, garbage
-        collection or interpreter exit does it otherwise."""
+        """End the session and report the game's usage (once); the referee
+        never calls this, garbage collection or interpreter exit does it
+        otherwise."""
         self.conn.close()
+        self._report()
 
 
-def _report_usage(usage):
-    """Log and print a game's usage summary when its Player goes away."""
+def _report_usage(usage, conn):
+    """End the session, then log and print the game's usage summary (with
+    the fallback moves the server reported) when its Player goes away."""
     try:
+        conn.close()
+        usage.games(conn.stderr_text)
         usage.write_log()
         sys.stderr.write(usage.summary() + '\n')
     except Exception:  # at interpreter exit, print what can be printed

@@ -192,7 +192,7 @@ func (o *Options) play(ctx context.Context, gdir string, adapter []byte, opp Opp
 		g.AfterSecondShrink = map[float32]string{1: "win", 0: "draw", -1: "loss"}[v]
 	}
 	if u, err := ReadUsage(filepath.Join(gdir, "usage-"+agentModule+".json")); err == nil {
-		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit = u.CPU, u.PeakMB, u.Exceeded
+		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit, g.AgentFallbacks = u.CPU, u.PeakMB, u.Exceeded, u.Fallbacks
 	} else if g.Outcome != Failed && g.Outcome != Unfinished {
 		// The agent played but its adapter measured nothing.
 		g.Outcome, g.Reason = Failed, fmt.Sprintf("%s; the agent's usage log: %v", g.Reason, err)

@@ -217,6 +217,10 @@ type Game struct {
 	AgentCPU       float64 `json:"agent_cpu_seconds"`
 	AgentPeakMB    float64 `json:"agent_peak_mb"`
 	AgentOverLimit string  `json:"agent_over_limit,omitempty"`
+	// AgentFallbacks is the number of the agent's moves not chosen by a
+	// completed search (its time ran out first), as its server reported
+	// them to the adapter; absent when unknown.
+	AgentFallbacks *int `json:"agent_fallback_moves,omitempty"`
 	// Dir holds the game's referee output (referee.out, referee.err).
 	Dir string `json:"dir,omitempty"`
 	// MovesSHA256 identifies the game's sequence of moves (a digest of the
@@ -631,19 +635,43 @@ type Usage struct {
 	CPU      float64 `json:"cpu_seconds"`
 	PeakMB   float64 `json:"peak_memory_mb"`
 	Exceeded string  `json:"exceeded"`
+	// Fallbacks is the number of the agent's moves played by a fallback,
+	// nil when the adapter did not learn it.
+	Fallbacks *int `json:"fallback_moves"`
 }
 
-// ReadUsage reads an adapter's usage log.
+// ReadUsage reads the last game's line of an adapter's usage log (JSON
+// lines, one per game).
 func ReadUsage(path string) (Usage, error) {
-	b, err := os.ReadFile(path)
+	all, err := ReadUsages(path)
 	if err != nil {
 		return Usage{}, err
 	}
-	var u Usage
-	if err := json.Unmarshal(b, &u); err != nil {
-		return Usage{}, fmt.Errorf("%s: %w", path, err)
+	return all[len(all)-1], nil
+}
+
+// ReadUsages reads every game's line of an adapter's usage log, oldest
+// first. A log without a line is an error.
+func ReadUsages(path string) ([]Usage, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
 	}
-	return u, nil
+	var all []Usage
+	for i, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var u Usage
+		if err := json.Unmarshal([]byte(line), &u); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
+		}
+		all = append(all, u)
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%s: no usage line", path)
+	}
+	return all, nil
 }
 
 // summarise totals one opponent's games: those of slots with an outcome.
@@ -787,6 +815,9 @@ func WriteText(w io.Writer, matches []Match) error {
 			}
 			if g.AgentOverLimit != "" {
 				notes += ", OVER LIMIT: " + g.AgentOverLimit
+			}
+			if g.AgentFallbacks != nil && *g.AgentFallbacks > 0 {
+				notes += fmt.Sprintf(", %d fallback moves", *g.AgentFallbacks)
 			}
 			fmt.Fprintf(bw, "%s game %d: agent %s, %s after %d actions (%s); agent %.2f s CPU, %.1f MB peak, %.0f s wall%s\n",
 				m.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.Reason, g.AgentCPU, g.AgentPeakMB, g.Seconds, notes)

@@ -149,7 +149,7 @@ func FileURL(t testing.TB) string {
 func StartMinIO(t testing.TB, binary, bucket string) *S3 {
 	t.Helper()
 	if _, err := os.Stat(binary); errors.Is(err, os.ErrNotExist) {
-		t.Skipf("no MinIO server at %s: run scripts/setup.sh (or scripts/minio.sh) to build it", binary)
+		t.Skipf("no MinIO server at %s: run scripts/test-deps.sh (or scripts/minio.sh) to build it", binary)
 	} else if err != nil {
 		t.Fatalf("runstoretest: %v", err)
 	}

@@ -63,8 +63,16 @@ type Options struct {
 	// made absolute. Empty leaves the adapter to find zerokit next to
 	// itself or on PATH.
 	Binary string
-	// ServeArgs are extra "zerokit serve" flags for the adapter, e.g.
-	// -game-time 55s.
+	// GameTime is the agent's thinking budget per game ("zerokit serve
+	// -game-time"), which the adapters' settings carry: 0 is the game's
+	// default (Budget), negative none.
+	GameTime time.Duration
+	// CPULimit is, for a Squatter agent, the Java player's cpu_limit: the
+	// agent's CPU time per game, over which the player fails the game. 0
+	// is the course's limit for the referee's N (Budget), negative none.
+	CPULimit time.Duration
+	// ServeArgs are more "zerokit serve" flags for the adapters, e.g.
+	// -move-time 2s; not -game-time, which GameTime sets.
 	ServeArgs []string
 	// Created is the export time recorded in the manifest (zero: now).
 	Created time.Time
@@ -114,6 +122,9 @@ func export(opts Options) (neural.Manifest, error) {
 	}
 	if err := opts.Search.Validate(); err != nil {
 		return neural.Manifest{}, err
+	}
+	if f := gameTimeFlag(opts.ServeArgs); f != "" {
+		return neural.Manifest{}, fmt.Errorf("serve flags %q: %s sets the time budget per game, which the game time option sets (one setting)", opts.ServeArgs, f)
 	}
 	if _, err := os.Stat(out); err == nil && !opts.Force {
 		return neural.Manifest{}, fmt.Errorf("output directory %s exists (use -force to replace it)", out)
@@ -187,11 +198,12 @@ func export(opts Options) (neural.Manifest, error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return neural.Manifest{}, err
 	}
-	if err := writeBundle(tmp, spec, binary, opts.ServeArgs, ck, &m, game); err != nil {
+	budget := budgetFor(game.Name(), opts.GameTime, opts.CPULimit)
+	if err := writeBundle(tmp, spec, binary, budget, opts.ServeArgs, ck, &m, game); err != nil {
 		return neural.Manifest{}, err
 	}
 	if strings.HasPrefix(game.Name(), "squatter") {
-		if err := writeJava(tmp, spec, binary, opts); err != nil {
+		if err := writeJava(tmp, spec, binary, budget, opts); err != nil {
 			return neural.Manifest{}, err
 		}
 	} else if opts.JavaReferee != "" {
@@ -215,7 +227,7 @@ func export(opts Options) (neural.Manifest, error) {
 // writeBundle writes every file of the agent into dir, which will be
 // renamed into place; spec is the agent spec the adapter runs, and m gets
 // the weights' checksum.
-func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoint, m *neural.Manifest, game env.Game) error {
+func writeBundle(dir, spec, binary string, budget Budget, serveArgs []string, ck *ckpt.Checkpoint, m *neural.Manifest, game env.Game) error {
 	// Without the optimizer state (which ckpt.ReadFile leaves out) the
 	// file is a third of a checkpoint.
 	wpath := filepath.Join(dir, m.Weights)
@@ -246,7 +258,8 @@ func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoi
 	if err := atomicfile.WriteFile(filepath.Join(dir, AdapterModule), module, 0o644); err != nil {
 		return err
 	}
-	conf, err := adapterConfig(spec, binary, serveArgs)
+	pyArgs := append(budget.flags(), serveArgs...)
+	conf, err := adapterConfig(spec, binary, pyArgs)
 	if err != nil {
 		return err
 	}
@@ -256,7 +269,7 @@ func writeBundle(dir, spec, binary string, serveArgs []string, ck *ckpt.Checkpoi
 	if err := atomicfile.WriteFile(filepath.Join(dir, PackageInit), packageInit(*m), 0o644); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, spec, binary, serveArgs, game), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, spec, binary, budget, serveArgs, game), 0o644)
 }
 
 // replaceDir renames tmp to out. An existing out is first moved aside and

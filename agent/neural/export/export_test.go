@@ -64,7 +64,7 @@ func TestExportRoundTrip(t *testing.T) {
 	search := settings(24)
 	search.MoveTime = mcts.Duration(time.Second)
 	m, err := Export(Options{Checkpoint: ckpt, Out: out, Search: search, Binary: "bin/zerokit",
-		ServeArgs: []string{"-game-time", "55s"}, Created: created})
+		ServeArgs: []string{"-move-time", "2s"}, Created: created})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	wd, _ := os.Getwd()
-	if conf.Binary != filepath.Join(wd, "bin/zerokit") || conf.Agent != "net:path="+out || strings.Join(conf.Args, " ") != "-game-time 55s" {
+	if conf.Binary != filepath.Join(wd, "bin/zerokit") || conf.Agent != "net:path="+out || strings.Join(conf.Args, " ") != "-game-time 55s -move-time 2s" {
 		t.Errorf("adapter config %+v", conf)
 	}
 	if spec, err := AdapterAgent(out); err != nil || spec != conf.Agent {
@@ -300,7 +300,7 @@ func TestExportSquatterJava(t *testing.T) {
 	writeCheckpoint(t, ckpt, sq, torch.Metadata{Step: 3})
 	out := filepath.Join(dir, "sq_agent")
 	if _, err := Export(Options{Checkpoint: ckpt, Out: out, Search: settings(8), Binary: `/opt/zk\bin/zerokit`,
-		ServeArgs: []string{"-game-time", "10s"}}); err != nil {
+		GameTime: 10 * time.Second, CPULimit: 12500 * time.Millisecond, ServeArgs: []string{"-move-time", "2s"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"ZerokitPlayer.java", "ZerokitOpponent.java", JavaConfig} {
@@ -312,10 +312,34 @@ func TestExportSquatterJava(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`binary=/opt/zk\\bin/zerokit` + "\n", "agent=net:path=" + out + "\n", "args=-game-time 10s\n"} {
+	for _, want := range []string{`binary=/opt/zk\\bin/zerokit` + "\n", "agent=net:path=" + out + "\n", "game_time=10\n", "cpu_limit=12.5\n", "args=-move-time 2s\n"} {
 		if !strings.Contains(string(props), want) {
 			t.Errorf("%s lacks %q:\n%s", JavaConfig, want, props)
 		}
+	}
+	// By default the budget and the limit are the course's for the
+	// referee's N, and the README says so; -game-time among the serve
+	// flags would be a second setting of the budget.
+	def := filepath.Join(dir, "sq_default")
+	if _, err := Export(Options{Checkpoint: ckpt, Out: def, Search: settings(8)}); err != nil {
+		t.Fatal(err)
+	}
+	props, _ = os.ReadFile(filepath.Join(def, JavaConfig))
+	readme, _ := os.ReadFile(filepath.Join(def, ReadmeName))
+	for _, want := range []string{"game_time=course\n", "cpu_limit=course\n", "args=\n"} {
+		if !strings.Contains(string(props), want) || (want != "args=\n" && !strings.Contains(string(readme), "    "+want)) {
+			t.Errorf("%s or README lacks %q:\n%s\n%s", JavaConfig, want, props, readme)
+		}
+	}
+	if !strings.Contains(string(readme), "about 7.5 s of CPU per game on 6x6 and 10 s on 7x7") {
+		t.Errorf("README names no course limit:\n%s", readme)
+	}
+	if _, args, err := Adapter(def); err != nil || len(args) != 0 {
+		t.Errorf("the Python adapter's serve flags %q (%v), want none: its referee is not Squatter's", args, err)
+	}
+	if _, err := Export(Options{Checkpoint: ckpt, Out: filepath.Join(dir, "two"), Search: settings(8), ServeArgs: []string{"-game-time", "3s"}}); err == nil ||
+		!strings.Contains(err.Error(), "one setting") {
+		t.Errorf("export with -game-time among the serve flags: %v", err)
 	}
 	if spec, err := JavaAgent(out); err != nil || spec != "net:path="+out {
 		t.Errorf("JavaAgent = %q, %v; want net:path=%s", spec, err, out)
@@ -325,7 +349,7 @@ func TestExportSquatterJava(t *testing.T) {
 			t.Errorf("property value %q reads back as %q", spec, got)
 		}
 	}
-	readme, _ := os.ReadFile(filepath.Join(out, ReadmeName))
+	readme, _ = os.ReadFile(filepath.Join(out, ReadmeName))
 	for _, want := range []string{"aiproj.squatter.Referee 6 zerokit.ZerokitPlayer", "zerokit_opponent.KEY", "cpu_limit", "play -game squatter6 -agent"} {
 		if !strings.Contains(string(readme), want) {
 			t.Errorf("README lacks %q", want)

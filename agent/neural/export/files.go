@@ -86,7 +86,8 @@ func pyString(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"""`, `\"\"\"`).Replace(s)
 }
 
-func readme(m neural.Manifest, spec, binary string, serveArgs []string, game env.Game) []byte {
+func readme(m neural.Manifest, spec, binary string, budget Budget, extraArgs []string, game env.Game) []byte {
+	serveArgs := append(budget.flags(), extraArgs...)
 	gameName := game.Name()
 	bin := binary
 	if bin == "" {
@@ -135,7 +136,7 @@ func readme(m neural.Manifest, spec, binary string, serveArgs []string, game env
 		bin, m.Game, spec)
 
 	if strings.HasPrefix(gameName, "squatter") {
-		b.WriteString(javaReadme(spec, bin, serveArgs))
+		b.WriteString(javaReadme(spec, bin, budget, extraArgs))
 		return []byte(b.String())
 	}
 	args := make([]string, len(serveArgs))
@@ -164,7 +165,7 @@ func readme(m neural.Manifest, spec, binary string, serveArgs []string, game env
 Time and memory limits
   The course allowed each player 60 s of CPU time and 100 MB of memory per
   game. The serve flags in zerokit_player.json are [%s]:
-  -game-time 55s gives the whole game 55 s, which zerokit's time manager
+  -game-time 55s (export -game-time) gives the whole game 55 s, which zerokit's time manager
   spreads over the expected remaining moves and enforces as a deadline on
   each move (charging the larger of wall and CPU time); when a deadline
   passes, the search plays the best move found so far. Add "-move-time",
@@ -188,10 +189,10 @@ func prefixSpace(s string) string {
 
 // javaReadme is the README's part for a Squatter agent: the Java player of
 // the 2015 course referee.
-func javaReadme(spec, bin string, serveArgs []string) string {
+func javaReadme(spec, bin string, budget Budget, serveArgs []string) string {
 	return fmt.Sprintf(`With the 2015 course referee (Java, package aiproj.squatter)
   ZerokitPlayer.java is a Player (class zerokit.ZerokitPlayer) that starts
-  "%s serve -game squatterN -agent %s%s"
+  "%s serve -game squatterN -agent %s -v -game-time G%s"
   in init (N from the referee) and relays every call to it: the agent's
   moves, the opponent's moves (which zerokit's rules check: opponentMove
   returns -1 for an illegal one), getWinner and printBoard (+ free, W/B
@@ -209,20 +210,33 @@ func javaReadme(spec, bin string, serveArgs []string) string {
   else the environment variable ZEROKIT_PLAYER_KEY, else
   zerokit_player.properties beside the jar (or beside the directory
   holding zerokit/ZerokitPlayer.class). Keys: binary, agent, args (serve
-  flags), game_time (seconds per game for the agent's time manager),
-  address (a running "zerokit serve -listen"), timeout, cpu_limit,
-  memory_limit, usage_log; see ZerokitPlayer.java. The class
+  flags; set as a property or variable, even to "", they replace the
+  file's), game_time (seconds per game for the agent's time manager;
+  also a -game-time in args is an error), address (a running "zerokit
+  serve -listen"), timeout, cpu_limit, memory_limit, usage_log; see
+  ZerokitPlayer.java. The class
   zerokit.ZerokitOpponent reads zerokit_opponent.KEY instead, so one
   referee can seat two agents, e.g.
     java -cp ... -Dzerokit_opponent.agent=alphabeta:depth=4 \
       aiproj.squatter.Referee 6 zerokit.ZerokitPlayer zerokit.ZerokitOpponent
 
 Time and memory
-  The course's referee sets no limit. game_time (or "-game-time" in args)
-  gives the agent a thinking budget per game; cpu_limit and memory_limit
-  make the player fail a game in which the agent's zerokit process (which
-  the referee cannot see) uses more CPU seconds or more peak resident MB;
-  usage_log records both after every call. "zerokit refbench -game
-  squatter" plays whole matches this way.
-`, bin, spec, prefixSpace(strings.Join(serveArgs, " ")))
+  The course's referee sets no limit, but the course allowed each player
+  about 7.5 s of CPU per game on 6x6 and 10 s on 7x7 (measured on its
+  server in 2015). zerokit_player.properties has
+    game_time=%s
+    cpu_limit=%s
+  game_time is the agent's thinking budget per game, which zerokit's time
+  manager spreads over the expected remaining moves; cpu_limit makes the
+  player fail a game in which the agent's zerokit process (which the
+  referee cannot see) uses more CPU seconds, and memory_limit likewise
+  for peak resident MB. "course" is the course's limit for the referee's
+  N for cpu_limit (7.5 s on 6x6, 10 s on 7x7, 10 s * N * N / 49 on larger
+  boards, rounded to 0.1 s) and 80%% of it for game_time (6 s, 8 s, ...):
+  the rest covers the process's start, the player's own time and the last
+  move's overrun. usage_log gets one JSON line per game (CPU, memory, the
+  moves played by the fallback when the time ran out) and serve's stderr
+  beside it (usage_log name + .stderr). "zerokit refbench -game squatterN"
+  plays whole matches this way.
+`, bin, spec, prefixSpace(strings.Join(serveArgs, " ")), property(budget.GameTime, budget.CourseGameTime), property(budget.CPULimit, budget.CourseCPULimit))
 }

@@ -21,7 +21,7 @@ func TestReadmePlayLine(t *testing.T) {
 		{"text UI", tictactoe.New(), true},
 		{"none", struct{ env.Game }{tictactoe.New()}, false}, // hides env.TextUI
 	} {
-		got := string(readme(m, "net:path=DIR", "/bin/zerokit", nil, tc.game))
+		got := string(readme(m, "net:path=DIR", "/bin/zerokit", Budget{}, nil, tc.game))
 		if has := strings.Contains(got, "/bin/zerokit play -game tictactoe -agent net:path=DIR"); has != tc.want {
 			t.Errorf("%s: README offers play: %v, want %v:\n%s", tc.name, has, tc.want, got)
 		}

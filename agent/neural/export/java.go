@@ -15,10 +15,10 @@ import (
 const JavaConfig = javaadapter.PlayerConfig + ".properties"
 
 // writeJava writes the Java player of the 2015 Squatter referee into dir:
-// its sources, its settings (the zerokit binary, the agent spec and the
-// serve flags, as zerokit_player.json has them) and, with
+// its sources, its settings (the zerokit binary, the agent spec, the
+// budget per game, the CPU limit and more serve flags) and, with
 // opts.JavaReferee, its jar.
-func writeJava(dir, spec, binary string, opts Options) error {
+func writeJava(dir, spec, binary string, budget Budget, opts Options) error {
 	if err := javaadapter.WriteSources(dir); err != nil {
 		return err
 	}
@@ -29,6 +29,11 @@ func writeJava(dir, spec, binary string, opts Options) error {
 		fmt.Fprintf(&b, "binary=%s\n", propertyValue(binary))
 	}
 	fmt.Fprintf(&b, "agent=%s\n", propertyValue(spec))
+	b.WriteString("# The agent's thinking budget per game and its CPU limit, in seconds;\n")
+	b.WriteString("# course: the 2015 course's limit for the referee's N (7.5 s on 6x6, 10 s on\n")
+	b.WriteString("# 7x7, 10 s * N * N / 49 above), and 80% of it for the budget.\n")
+	fmt.Fprintf(&b, "game_time=%s\n", property(budget.GameTime, budget.CourseGameTime))
+	fmt.Fprintf(&b, "cpu_limit=%s\n", property(budget.CPULimit, budget.CourseCPULimit))
 	fmt.Fprintf(&b, "args=%s\n", propertyValue(strings.Join(opts.ServeArgs, " ")))
 	if err := atomicfile.WriteFile(filepath.Join(dir, JavaConfig), []byte(b.String()), 0o644); err != nil {
 		return err
@@ -52,13 +57,20 @@ func writeJava(dir, spec, binary string, opts Options) error {
 // Squatter agent in dir runs (its zerokit_player.properties' agent key, as
 // writeJava writes it), "" when it names none.
 func JavaAgent(dir string) (string, error) {
+	return JavaSetting(dir, "agent")
+}
+
+// JavaSetting returns the value of key in the zerokit_player.properties of
+// the exported Squatter agent in dir, as writeJava writes it, "" when
+// absent.
+func JavaSetting(dir, key string) (string, error) {
 	path := filepath.Join(dir, JavaConfig)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "agent="); ok {
+		if v, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), key+"="); ok {
 			return unescapeProperty(v), nil
 		}
 	}

@@ -207,7 +207,7 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 		}
 	}
 	if u, err := refbench.ReadUsage(usageLog); err == nil {
-		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit = u.CPU, u.PeakMB, u.Exceeded
+		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit, g.AgentFallbacks = u.CPU, u.PeakMB, u.Exceeded, u.Fallbacks
 	} else if g.Outcome != refbench.Failed && g.Outcome != refbench.Unfinished {
 		g.Outcome, g.Reason = refbench.Failed, fmt.Sprintf("%s; the agent's usage log: %v", g.Reason, err)
 	}
