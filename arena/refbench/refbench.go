@@ -15,9 +15,6 @@ package refbench
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -629,51 +626,6 @@ func GameSpec(text string, index int) string {
 	return sp.String()
 }
 
-// Usage is the part of an adapter's usage log that refbench reads (the
-// Python and the Java adapters write the same fields).
-type Usage struct {
-	CPU      float64 `json:"cpu_seconds"`
-	PeakMB   float64 `json:"peak_memory_mb"`
-	Exceeded string  `json:"exceeded"`
-	// Fallbacks is the number of the agent's moves played by a fallback,
-	// nil when the adapter did not learn it.
-	Fallbacks *int `json:"fallback_moves"`
-}
-
-// ReadUsage reads the last game's line of an adapter's usage log (JSON
-// lines, one per game).
-func ReadUsage(path string) (Usage, error) {
-	all, err := ReadUsages(path)
-	if err != nil {
-		return Usage{}, err
-	}
-	return all[len(all)-1], nil
-}
-
-// ReadUsages reads every game's line of an adapter's usage log, oldest
-// first. A log without a line is an error.
-func ReadUsages(path string) ([]Usage, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var all []Usage
-	for i, line := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var u Usage
-		if err := json.Unmarshal([]byte(line), &u); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
-		}
-		all = append(all, u)
-	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("%s: no usage line", path)
-	}
-	return all, nil
-}
-
 // summarise totals one opponent's games: those of slots with an outcome.
 func (o *Options) summarise(name string, slots []Game) Match {
 	m := Match{Opponent: name, Agent: o.AgentID, TimeLimit: o.TimeLimit, SpaceLimit: o.SpaceLimit, Games: []Game{}}
@@ -725,43 +677,6 @@ func (o *Options) summarise(name string, slots []Game) Match {
 	m.All, m.AsWhite, m.AsBlack = newScore(all), newScore(white), newScore(black)
 	m.UnfinishedAsDraws = newScore([3]int{all[0], all[1] + m.Unfinished, all[2]})
 	return m
-}
-
-// Distinct counts the distinct games among those the agent played as
-// colour ("white" or "black"): their distinct MovesSHA256 digests, with
-// each game without one counted once.
-func Distinct(games []Game, colour string) int {
-	seen := map[string]bool{}
-	n := 0
-	for _, g := range games {
-		if g.AgentColour != colour {
-			continue
-		}
-		if g.MovesSHA256 == "" {
-			n++
-			continue
-		}
-		if !seen[g.MovesSHA256] {
-			seen[g.MovesSHA256] = true
-			n++
-		}
-	}
-	return n
-}
-
-// MovesDigest is the SHA-256, in hex, of the lines of a referee's output
-// for which keep returns true, one per line: the record of a game's moves
-// without its timings.
-func MovesDigest(out string, keep func(line string) bool) string {
-	h := sha256.New()
-	for line := range strings.Lines(out) {
-		line = strings.TrimRight(line, "\r\n")
-		if keep(line) {
-			h.Write([]byte(line))
-			h.Write([]byte{'\n'})
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // GameAgentSpec is the agent spec of game index given its spec base (the
