@@ -169,7 +169,7 @@ func testJavaRefereeUsageLog(t *testing.T, s javaSetup) {
 	if n := strings.Count(string(errLog), "== zerokit_player white: "); n != 2 {
 		t.Errorf("%s.stderr has %d game headers, want 2:\n%s", path, n, errLog)
 	}
-	if n := len(regexp.MustCompile(`own moves \(0 by the fallback\)`).FindAll(errLog, -1)); n != 2 {
+	if n := len(regexp.MustCompile(`own moves \(0 by the fallback[,)]`).FindAll(errLog, -1)); n != 2 {
 		t.Errorf("%s.stderr has %d game reports, want 2:\n%s", path, n, errLog)
 	}
 }

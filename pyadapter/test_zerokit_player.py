@@ -186,7 +186,7 @@ class TestPlayer(testsupport.AdapterTestCase):
         with open(path + '.stderr') as f:
             text = f.read()
         self.assertEqual(text.count('== zerokit_player white'), 2, text)
-        self.assertEqual(len(re.findall(r'1 own moves \(0 by the fallback\)',
+        self.assertEqual(len(re.findall(r'1 own moves \(0 by the fallback[,)]',
                                         text)), 2, text)
 
     def test_over_the_limits_raises(self):

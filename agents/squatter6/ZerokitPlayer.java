@@ -772,7 +772,7 @@ public class ZerokitPlayer implements Player, Piece {
         }
 
         private static final Pattern GAME_LINE =
-                Pattern.compile("(\\d+) own moves \\((\\d+) by the fallback\\)");
+                Pattern.compile("(\\d+) own moves \\((\\d+) by the fallback[,)]");
 
         /** Reads the moves and fallback moves from serve -v's game lines in its stderr. */
         void games(String stderr) {

@@ -544,7 +544,7 @@ class Usage(object):
             if self._earlier and not self._earlier.endswith('\n'):
                 self._earlier += '\n'
 
-    _GAME_LINE = re.compile(r'(\d+) own moves \((\d+) by the fallback\)')
+    _GAME_LINE = re.compile(r'(\d+) own moves \((\d+) by the fallback[,)]')
 
     def games(self, stderr):
         """Read the agent's moves and fallback moves from serve -v's game
