@@ -177,9 +177,11 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		shipped, serveArgs := "wyb", []string{"-game-time", "55s"}
+		// The export's default budget: 55 s for Watch Your Back!, the
+		// course's for N for Squatter (the shipped 6x6 agent plays every N).
+		shipped := "wyb"
 		if squatter {
-			shipped, serveArgs = "squatter6", nil // the shipped Squatter agent plays every N
+			shipped = "squatter6"
 		}
 		weights, man, err := shippedWeights(shipped, "")
 		if err != nil {
@@ -187,7 +189,7 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		}
 		agent = filepath.Join(tmp, "agent")
 		if _, err := export.Export(export.Options{Checkpoint: weights, Out: agent, Name: man.Name, Search: man.Search,
-			Binary: bin, ServeArgs: serveArgs, Provenance: man.Provenance}); err != nil {
+			Binary: bin, Provenance: man.Provenance}); err != nil {
 			return err
 		}
 	}
