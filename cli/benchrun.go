@@ -177,19 +177,7 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		// The export's default budget: 55 s for Watch Your Back!, the
-		// course's for N for Squatter (the shipped 6x6 agent plays every N).
-		shipped := "wyb"
-		if squatter {
-			shipped = "squatter6"
-		}
-		weights, man, err := shippedWeights(shipped, "")
-		if err != nil {
-			return err
-		}
-		agent = filepath.Join(tmp, "agent")
-		if _, err := export.Export(export.Options{Checkpoint: weights, Out: agent, Name: man.Name, Search: man.Search,
-			Binary: bin, Provenance: man.Provenance}); err != nil {
+		if agent, err = exportShipped(tmp, squatter, bin); err != nil {
 			return err
 		}
 	}

@@ -139,21 +139,7 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		// The export's default budget: 55 s for Watch Your Back!, the
-		// course's for N for Squatter.
-		shipped := "wyb"
-		if squatter {
-			shipped = "squatter6"
-		}
-		weights, m, err := shippedWeights(shipped, "")
-		if err != nil {
-			return err
-		}
-		dir = filepath.Join(tmp, "agent")
-		if _, err := export.Export(export.Options{
-			Checkpoint: weights, Out: dir, Name: m.Name, Search: m.Search,
-			Binary: bin, Provenance: m.Provenance,
-		}); err != nil {
+		if dir, err = exportShipped(tmp, squatter, bin); err != nil {
 			return err
 		}
 	}
@@ -456,4 +442,28 @@ func parseOpponent(v string) (refbench.Opponent, error) {
 		o.ServeArgs = []string{"-game-time", d.String(), "-unweighted"}
 	}
 	return o, nil
+}
+
+// exportShipped exports the shipped agent of Watch Your Back! (or, when
+// squatter, the shipped Squatter agent, whose 6x6 network plays every N)
+// into tmp/agent with adapters that run bin, and returns that directory.
+// The budget is the export's default: 55 s for Watch Your Back!, the
+// course's for N for Squatter.
+func exportShipped(tmp string, squatter bool, bin string) (string, error) {
+	shipped := "wyb"
+	if squatter {
+		shipped = "squatter6"
+	}
+	weights, m, err := shippedWeights(shipped, "")
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(tmp, "agent")
+	if _, err := export.Export(export.Options{
+		Checkpoint: weights, Out: dir, Name: m.Name, Search: m.Search,
+		Binary: bin, Provenance: m.Provenance,
+	}); err != nil {
+		return "", err
+	}
+	return dir, nil
 }
