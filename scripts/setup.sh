@@ -117,9 +117,13 @@ if [[ ${SKIP_PREBUILD:-} != 1 ]]; then
 	prebuild_pure &
 	prebuild_pid=$!
 fi
+# The patch program, compiled meanwhile too (step 2 runs it if needed).
+patcher_pid=
+(cd "$repo" && go build -o /dev/null ./scripts/gotchpatch) &
+patcher_pid=$!
 # Whatever this script leaves running when it stops is stopped with it.
 cleanup=()
-trap 'for p in $apt_pid $prebuild_pid; do kill "$p" 2>/dev/null || true; done; rm -rf "${cleanup[@]}"' EXIT
+trap 'for p in $apt_pid $prebuild_pid $patcher_pid ${gotch_pid:-}; do kill "$p" 2>/dev/null || true; done; rm -rf "${cleanup[@]}"' EXIT
 
 if [[ -n $apt_pid ]]; then
 	if ! wait "$apt_pid"; then
@@ -157,7 +161,7 @@ inputs_hash() {
 		# change the patched copy.
 		sed -n '/^# --- 2\. patched gotch/,$p' "$repo/scripts/setup.sh"
 		# The patch program's sources, in a stable order.
-		find "$repo/scripts/gotchpatch" -name '*.go' ! -name '*_test.go' -type f | LC_ALL=C sort | xargs cat
+		find "$repo/scripts/gotchpatch" -type f \( -name '*.go' ! -name '*_test.go' -o -name '*.txt' \) | LC_ALL=C sort | xargs cat
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -185,6 +189,8 @@ else
 	tar -C "$src" --exclude=./example --exclude=./gen -cf - . | tar -C "$work" -xf -
 	chmod -R u+w "$work"
 	# Patch from the repository root: the patch program is part of this module.
+	wait "$patcher_pid" || true # go run below says what failed
+	patcher_pid=
 	(cd "$repo" && go run ./scripts/gotchpatch -dir "$work" -libtorch "$libtorch" -cxx "$cxx" -ar "${AR:-ar}") ||
 		die "patching gotch failed (see above)"
 	# Normalise modes so the result does not depend on the module cache's.
@@ -208,15 +214,23 @@ fi
 
 # --- 3. the zerokit command ---------------------------------------------------
 # Built (with gotch's Go packages) and cached by go run, so that the README's
-# "go run ./cmd/zerokit train ..." starts at once.
+# "go run ./cmd/zerokit train ..." starts at once. gotch's packages (a minute,
+# mostly on one core) start while the packages of step 1 may still compile.
 if [[ ${SKIP_PREBUILD:-} == 1 ]]; then
 	say "SKIP_PREBUILD=1: not building zerokit now"
 else
+	say "building gotch's Go packages and the zerokit command (about a minute the first time)"
+	(cd "$repo" && go build "$GOTCH_MODULE/libtch" "$GOTCH_MODULE/ts") &
+	gotch_pid=$!
 	if [[ -n $prebuild_pid ]]; then
 		wait "$prebuild_pid" || say "warning: compiling the packages without libtorch failed; the build below says why"
 		prebuild_pid=
 	fi
-	say "building the zerokit command (gotch's Go packages take about a minute the first time)"
-	(cd "$repo" && go run ./cmd/zerokit help >/dev/null) || die "building zerokit failed"
+	wait "$gotch_pid" || die "building gotch failed (see above)"
+	gotch_pid=
+	out=$(mktemp)
+	cleanup+=("$out")
+	# zerokit's usage goes to stderr; shown only if something fails.
+	(cd "$repo" && go run ./cmd/zerokit help >"$out" 2>&1) || { cat "$out" >&2; die "building zerokit failed"; }
 	say "done"
 fi

@@ -33,7 +33,7 @@ const cxxOpt = "-O1"
 // returns the names stubbed and the library's SHA-256, which goes into a Go
 // source file of libtch so that the Go build cache notices when the library
 // changes.
-func buildArchive(ctx context.Context, dir, cxx, ar string, tc toolchain, parts, maxPasses int, log io.Writer) (stubbed []string, sum string, err error) {
+func buildArchive(ctx context.Context, dir, cxx, ar string, tc toolchain, parts, maxPasses int, known []string, log io.Writer) (stubbed []string, sum string, err error) {
 	libtch := filepath.Join(dir, "libtch")
 	cxxDir := filepath.Join(libtch, "cxx")
 	src := filepath.Join(cxxDir, "torch_api.cpp")
@@ -54,6 +54,16 @@ func buildArchive(ctx context.Context, dir, cxx, ar string, tc toolchain, parts,
 		if err := rewriteFile(g.path, g.guard); err != nil {
 			return nil, "", err
 		}
+	}
+	if len(known) > 0 {
+		err := rewriteFile(filepath.Join(libtch, generatedFile), func(text string) (string, error) {
+			return stubNames(text, known)
+		})
+		if err != nil {
+			return nil, "", err
+		}
+		stubbed = append(stubbed, known...)
+		fmt.Fprintf(log, "gotchpatch: stubbed %d wrappers known not to compile with this libtorch and compiler (known-stubs.txt)\n", len(known))
 	}
 	tmp, err := os.MkdirTemp("", "gotchpatch")
 	if err != nil {

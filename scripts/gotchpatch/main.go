@@ -59,6 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ar := fs.String("ar", "ar", "archiver")
 	maxPasses := fs.Int("max-passes", 4, "maximum number of compile-and-stub passes")
 	parts := fs.Int("parts", min(max(runtime.NumCPU(), 1), 8), "compile the C++ layer as this many units in parallel (1 to 8)")
+	printKnownFlag := fs.Bool("print-known", false, "print this toolchain's section of known-stubs.txt after patching")
 	sharedFrom := fs.String("shared-from", "", "instead of patching, make -dir a copy of this patched gotch that links its C++ layer as a shared library (see shared.go)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -86,10 +87,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := splitCGoFile(*dir); err != nil {
 		return err
 	}
-	stubbed, sum, err := buildArchive(ctx, *dir, *cxx, *ar, tc, *parts, *maxPasses, stdout)
+	key, err := toolchainKey(ctx, *cxx, tc)
+	if err != nil {
+		return err
+	}
+	known, err := knownStubs(knownStubsText, key)
+	if err != nil {
+		return err
+	}
+	stubbed, sum, err := buildArchive(ctx, *dir, *cxx, *ar, tc, *parts, *maxPasses, known, stdout)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "gotchpatch: %d generated wrappers stubbed (not available in this libtorch)\n", len(stubbed))
+	if *printKnownFlag {
+		printKnown(stdout, key, tc, *cxx, stubbed)
+	}
 	return writeExtra(*dir, sum)
 }

@@ -68,6 +68,14 @@ func newToolchain(libtorch string) (toolchain, error) {
 	return tc, nil
 }
 
+// headerRoot is the directory holding libtorch's ATen/ and torch/ headers.
+func (tc toolchain) headerRoot() string {
+	if tc.libtorch == "" {
+		return "/usr/include"
+	}
+	return filepath.Join(tc.libtorch, "include")
+}
+
 // cxxFlags are the flags the wrappers are compiled with (besides -I of the
 // libtch directory itself).
 func (tc toolchain) cxxFlags() []string {
