@@ -16,8 +16,10 @@
 #     replaces the module with that directory) and patches it with
 #     scripts/gotchpatch: cgo flags for the local libtorch, stubs for the
 #     generated wrappers this libtorch cannot compile (found from g++
-#     diagnostics), fixes for gotch's Go-side leaks, its generated cgo file
-#     split for speed. It compiles gotch's C++ layer once, as one unit per
+#     diagnostics), fixes for gotch's Go-side leaks, and leaves out the
+#     generated operators zerokit's code cannot reach (135 of 7,459 Go
+#     functions kept; it patches again when that code starts using another).
+#     It compiles gotch's C++ layer once, as one unit per
 #     core in parallel, into a static library the cgo package links (30-60 s
 #     on 2 cores, 1.5 GB of memory per unit), so that no Go build (not even
 #     -race or -cover ones) recompiles it.
@@ -165,7 +167,24 @@ inputs_hash() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# uses_pruned reports whether zerokit's Go code mentioning gotch now uses a
+# name the patch removed (gotchpatch -prune-for keeps only what that code
+# reaches; scripts/gotchpatch/prune.go takes the same words).
+uses_pruned() {
+	local files
+	[[ -f $dest/ZEROKIT_PRUNED ]] || return 1
+	mapfile -t files < <(grep -rl --include='*.go' --exclude-dir=build --exclude-dir='.*' --exclude-dir=testdata \
+		--exclude-dir=node_modules -F "$GOTCH_MODULE" "$repo" | grep -v '/scripts/gotchpatch/' || true)
+	((${#files[@]})) || return 1
+	[[ -n $(grep -ohE '[A-Za-z_][A-Za-z0-9_]*' "${files[@]}" | LC_ALL=C sort -u |
+		LC_ALL=C comm -12 - <(LC_ALL=C sort -u "$dest/ZEROKIT_PRUNED")) ]]
+}
+
 want=$(inputs_hash)
+if [[ -d $dest && -f $stamp && $(cat "$stamp") == "$want" ]] && uses_pruned; then
+	say "zerokit now uses gotch operators the patched copy left out: patching again"
+	rm -f "$stamp"
+fi
 if [[ -d $dest && -f $stamp && $(cat "$stamp") == "$want" ]]; then
 	say "patched gotch is up to date ($dest)"
 else
@@ -191,7 +210,7 @@ else
 	# Patch from the repository root: the patch program is part of this module.
 	wait "$patcher_pid" || true # go run below says what failed
 	patcher_pid=
-	(cd "$repo" && go run ./scripts/gotchpatch -dir "$work" -libtorch "$libtorch" -cxx "$cxx" -ar "${AR:-ar}") ||
+	(cd "$repo" && go run ./scripts/gotchpatch -dir "$work" -libtorch "$libtorch" -cxx "$cxx" -ar "${AR:-ar}" -prune-for "$repo") ||
 		die "patching gotch failed (see above)"
 	# Normalise modes so the result does not depend on the module cache's.
 	find "$work" -type d -exec chmod 755 {} +

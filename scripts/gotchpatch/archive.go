@@ -56,14 +56,19 @@ func buildArchive(ctx context.Context, dir, cxx, ar string, tc toolchain, parts,
 		}
 	}
 	if len(known) > 0 {
+		n := 0
 		err := rewriteFile(filepath.Join(libtch, generatedFile), func(text string) (string, error) {
-			return stubNames(text, known)
+			out, k, err := stubNames(text, known)
+			n = k
+			return out, err
 		})
 		if err != nil {
 			return nil, "", err
 		}
-		stubbed = append(stubbed, known...)
-		fmt.Fprintf(log, "gotchpatch: stubbed %d wrappers known not to compile with this libtorch and compiler (known-stubs.txt)\n", len(known))
+		if n > 0 {
+			stubbed = append(stubbed, known...)
+			fmt.Fprintf(log, "gotchpatch: stubbed %d wrappers known not to compile with this libtorch and compiler (known-stubs.txt)\n", n)
+		}
 	}
 	tmp, err := os.MkdirTemp("", "gotchpatch")
 	if err != nil {
@@ -80,7 +85,7 @@ func buildArchive(ctx context.Context, dir, cxx, ar string, tc toolchain, parts,
 		objs[k] = filepath.Join(tmp, fmt.Sprintf("torch_api-%02d.o", k))
 		pending[k] = k
 	}
-	fmt.Fprintf(log, "gotchpatch: compiling the C++ wrappers as %d units in parallel (%s; about 20-60 s, 1.5 GB of memory each)\n", parts, cxxOpt)
+	fmt.Fprintf(log, "gotchpatch: compiling the C++ wrappers (%d unit(s) in parallel, %s; 20-60 s, 1.5 GB of memory each)\n", parts, cxxOpt)
 	start := time.Now()
 	for pass := 1; ; pass++ {
 		diags := compileParts(ctx, cxxDir, cxx, tc, absDir, pending, objs)

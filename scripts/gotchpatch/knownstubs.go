@@ -74,12 +74,12 @@ func knownStubs(text, key string) ([]string, error) {
 	return names, nil
 }
 
-// stubNames stubs the named wrappers of text; a name that is not a wrapper
-// of text is an error.
-func stubNames(text string, names []string) (string, error) {
+// stubNames stubs the named wrappers of text that it has (pruning may have
+// removed others) and returns how many.
+func stubNames(text string, names []string) (string, int, error) {
 	ws, err := parseWrappers(strings.Split(text, "\n"))
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	line := map[string]int{}
 	for _, w := range ws {
@@ -87,15 +87,16 @@ func stubNames(text string, names []string) (string, error) {
 	}
 	var blamed []int
 	for _, n := range names {
-		l, ok := line[n]
-		if !ok {
-			return "", fmt.Errorf("known stub %s is not a generated wrapper", n)
+		if l, ok := line[n]; ok {
+			blamed = append(blamed, l)
 		}
-		blamed = append(blamed, l)
+	}
+	if len(blamed) == 0 {
+		return text, 0, nil
 	}
 	sort.Ints(blamed)
 	out, _, err := stub(text, blamed)
-	return out, err
+	return out, len(blamed), err
 }
 
 // printKnown writes the section of known-stubs.txt for key and the stubbed

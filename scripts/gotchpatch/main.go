@@ -58,14 +58,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cxx := fs.String("cxx", "g++", "C++ compiler")
 	ar := fs.String("ar", "ar", "archiver")
 	maxPasses := fs.Int("max-passes", 4, "maximum number of compile-and-stub passes")
-	parts := fs.Int("parts", min(max(runtime.NumCPU(), 1), 8), "compile the C++ layer as this many units in parallel (1 to 8)")
+	parts := fs.Int("parts", 0, "compile the C++ layer as this many units in parallel, 1 to 8 (0: one per core, or one with -prune-for, whose few wrappers take less time than libtorch's headers)")
+	pruneFor := fs.String("prune-for", "", "remove the generated operators that the Go code of this module (zerokit's) cannot reach (prune.go); empty keeps them all")
 	printKnownFlag := fs.Bool("print-known", false, "print this toolchain's section of known-stubs.txt after patching")
 	sharedFrom := fs.String("shared-from", "", "instead of patching, make -dir a copy of this patched gotch that links its C++ layer as a shared library (see shared.go)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *parts < 1 || *parts > 8 {
-		return fmt.Errorf("-parts %d: want 1 to 8", *parts)
+	switch {
+	case *parts < 0 || *parts > 8:
+		return fmt.Errorf("-parts %d: want 0 to 8", *parts)
+	case *parts == 0 && *pruneFor != "":
+		*parts = 1
+	case *parts == 0:
+		*parts = min(max(runtime.NumCPU(), 1), 8)
 	}
 	if *dir == "" {
 		return errors.New("-dir is required")
@@ -83,6 +89,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := patchGoSide(*dir); err != nil {
 		return err
+	}
+	if *pruneFor != "" {
+		st, err := pruneGenerated(*dir, *pruneFor)
+		if err != nil {
+			return fmt.Errorf("pruning for %s: %w", *pruneFor, err)
+		}
+		fmt.Fprintf(stdout, "gotchpatch: kept %d of %d generated Go functions and %d of %d C++ wrappers, those the Go code under %s can reach\n",
+			st.goKept, st.goAll, st.cxxKept, st.cxxAll, *pruneFor)
 	}
 	if err := splitCGoFile(*dir); err != nil {
 		return err
