@@ -8,17 +8,16 @@
 //  1. libtch/lib.go gets cgo flags for the local libtorch: Debian's
 //     libtorch-dev by default, or the unpacked libtorch given by -libtorch
 //     (CUDA libraries are linked only when that libtorch has them).
-//  2. Go-side bugs of gotch are fixed (see gopatch.go), a small file of
-//     extra wrappers (thread count, seeding, grad mode) is added, and the
-//     generated cgo file is split into several (cgosplit.go: cgo takes a
-//     quarter of the time over them).
-//  3. The C++ layer is compiled once into a static library that lib.go
-//     links (see archive.go), so Go builds only compile the cgo glue. It is
-//     compiled as several units in parallel (parts.go). Generated C++
-//     wrappers that do not compile against this libtorch are found from the
-//     compiler's diagnostics and their bodies replaced by a throw inside
-//     gotch's error-catching macro, so the C symbol still exists and a call
-//     returns an error (stubs.go).
+//  2. Go-side bugs of gotch are fixed (see gopatch.go), and a small file of
+//     extra wrappers (thread count, seeding, grad mode) is added.
+//  3. With -prune-for, the generated operators that the given module's code
+//     cannot reach are left out (prune.go): most of the build time.
+//  4. The C++ layer is compiled once into a static library that lib.go
+//     links (see archive.go), so Go builds only compile the cgo glue.
+//     Generated C++ wrappers that do not compile against this libtorch are
+//     found from the compiler's diagnostics and their bodies replaced by a
+//     throw inside gotch's error-catching macro, so the C symbol still
+//     exists and a call returns an error (stubs.go).
 //
 // With -shared-from it derives, from a patched copy, a copy whose C++ layer
 // is a shared library (shared.go): binaries built against it can run on a
@@ -37,7 +36,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 )
 
 func main() {
@@ -58,20 +56,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cxx := fs.String("cxx", "g++", "C++ compiler")
 	ar := fs.String("ar", "ar", "archiver")
 	maxPasses := fs.Int("max-passes", 4, "maximum number of compile-and-stub passes")
-	parts := fs.Int("parts", 0, "compile the C++ layer as this many units in parallel, 1 to 8 (0: one per core, or one with -prune-for, whose few wrappers take less time than libtorch's headers)")
 	pruneFor := fs.String("prune-for", "", "remove the generated operators that the Go code of this module (zerokit's) cannot reach (prune.go); empty keeps them all")
-	printKnownFlag := fs.Bool("print-known", false, "print this toolchain's section of known-stubs.txt after patching")
 	sharedFrom := fs.String("shared-from", "", "instead of patching, make -dir a copy of this patched gotch that links its C++ layer as a shared library (see shared.go)")
 	if err := fs.Parse(args); err != nil {
 		return err
-	}
-	switch {
-	case *parts < 0 || *parts > 8:
-		return fmt.Errorf("-parts %d: want 0 to 8", *parts)
-	case *parts == 0 && *pruneFor != "":
-		*parts = 1
-	case *parts == 0:
-		*parts = min(max(runtime.NumCPU(), 1), 8)
 	}
 	if *dir == "" {
 		return errors.New("-dir is required")
@@ -98,24 +86,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "gotchpatch: kept %d of %d generated Go functions and %d of %d C++ wrappers, those the Go code under %s can reach\n",
 			st.goKept, st.goAll, st.cxxKept, st.cxxAll, *pruneFor)
 	}
-	if err := splitCGoFile(*dir); err != nil {
-		return err
-	}
-	key, err := toolchainKey(ctx, *cxx, tc)
-	if err != nil {
-		return err
-	}
-	known, err := knownStubs(knownStubsText, key)
-	if err != nil {
-		return err
-	}
-	stubbed, sum, err := buildArchive(ctx, *dir, *cxx, *ar, tc, *parts, *maxPasses, known, stdout)
+	stubbed, sum, err := buildArchive(ctx, *dir, *cxx, *ar, tc, *maxPasses, stdout)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "gotchpatch: %d generated wrappers stubbed (not available in this libtorch)\n", len(stubbed))
-	if *printKnownFlag {
-		printKnown(stdout, key, tc, *cxx, stubbed)
-	}
 	return writeExtra(*dir, sum)
 }

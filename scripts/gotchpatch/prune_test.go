@@ -93,7 +93,7 @@ func TorchErr() error { return nil }
 func zeros() *Tensor { t, _ := Zeros(); return t }
 `,
 	"ts/tensor_test.go": "package ts\n\nvar _ = Ones\n",
-	"libtch/c-generated.go": cgoHeader + `
+	"libtch/c-generated.go": "package libtch\n\n//#include \"torch_api.h\"\nimport \"C\"\n\nimport \"unsafe\"\n" + `
 func AtgAbs(ptr *Ctensor, self Ctensor){ 
 	C.atg_abs(ptr, self)
 }
