@@ -19,18 +19,16 @@
 #     diagnostics), fixes for gotch's Go-side leaks, and leaves out the
 #     generated operators zerokit's code cannot reach (135 of 7,459 Go
 #     functions kept; it patches again when that code starts using another).
-#     It compiles gotch's C++ layer once, as one unit per
-#     core in parallel, into a static library the cgo package links (30-60 s
-#     on 2 cores, 1.5 GB of memory per unit), so that no Go build (not even
-#     -race or -cover ones) recompiles it.
+#     It compiles gotch's C++ layer once into a static library the cgo
+#     package links (about 25 s, 1.5 GB of memory), so that no Go build (not
+#     even -race or -cover ones) recompiles it.
 #  3. Builds the zerokit command (gotch's Go packages included) through
 #     go run, which caches it: the README's go run then starts at once.
 # A stamp (build/gotch-from-setup.sh.stamp) records a hash of every input of
 # step 2 (this script from step 2 on, not its comments above or step 1);
 # when it matches, step 2 is skipped and step 3 is a cache hit: a re-run
-# takes a few seconds. Regeneration is byte-identical on the same machine and
-# keeps the build directory's absolute path, so the Go build cache stays
-# valid.
+# takes a few seconds. Regeneration is byte-identical and keeps the build
+# directory's absolute path, so the Go build cache stays valid.
 #
 # Times on a fresh 2-core machine are in docs/install.md.
 #
@@ -43,7 +41,8 @@
 # define is added when that libtorch was built with it. The Debian packages
 # are then not installed. Re-run setup.sh whenever LIBTORCH changes.
 #
-# Environment: LIBTORCH (above), CXX (C++ compiler, default g++), AR
+# Environment: LIBTORCH (above), GOTCH_FULL=1 (keep all of gotch's
+# operators, step 2), CXX (C++ compiler, default g++), AR
 # (archiver, default ar), SKIP_APT=1 (do not touch Debian packages),
 # SKIP_PREBUILD=1 (do not compile any Go package now: steps 1 and 3).
 set -euo pipefail
@@ -159,7 +158,7 @@ libtorch_fingerprint() {
 inputs_hash() {
 	{
 		echo "$GOTCH_MODULE@$GOTCH_VERSION $GOTCH_SUM"
-		echo "LIBTORCH=$libtorch"
+		echo "LIBTORCH=$libtorch GOTCH_FULL=${GOTCH_FULL:-}"
 		libtorch_fingerprint
 		"$cxx" --version | head -n1
 		"${AR:-ar}" --version | head -n1
@@ -184,6 +183,11 @@ uses_pruned() {
 	[[ -n $(grep -ohE '[A-Za-z_][A-Za-z0-9_]*' "${files[@]}" | LC_ALL=C sort -u |
 		LC_ALL=C comm -12 - <(LC_ALL=C sort -u "$dest/ZEROKIT_PRUNED")) ]]
 }
+
+# GOTCH_FULL=1 keeps every generated operator (for code of your own that
+# calls gotch directly; a few minutes more).
+prune=(-prune-for "$repo")
+[[ ${GOTCH_FULL:-} == 1 ]] && prune=()
 
 want=$(inputs_hash)
 if [[ -d $dest && -f $stamp && $(cat "$stamp") == "$want" ]] && uses_pruned; then
@@ -215,7 +219,7 @@ else
 	# Patch from the repository root: the patch program is part of this module.
 	wait "$patcher_pid" || true # go run below says what failed
 	patcher_pid=
-	(cd "$repo" && go run ./scripts/gotchpatch -dir "$work" -libtorch "$libtorch" -cxx "$cxx" -ar "${AR:-ar}" -prune-for "$repo") ||
+	(cd "$repo" && go run ./scripts/gotchpatch -dir "$work" -libtorch "$libtorch" -cxx "$cxx" -ar "${AR:-ar}" "${prune[@]}") ||
 		die "patching gotch failed (see above)"
 	# Normalise modes so the result does not depend on the module cache's.
 	find "$work" -type d -exec chmod 755 {} +
