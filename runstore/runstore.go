@@ -72,10 +72,9 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
-	// The drivers of the schemes Open accepts.
-	_ "gocloud.dev/blob/azureblob"
+	// The drivers of the schemes every build accepts; gs:// and azblob://
+	// are in drivers_gcs.go and drivers_azure.go.
 	_ "gocloud.dev/blob/fileblob"
-	_ "gocloud.dev/blob/gcsblob"
 	_ "gocloud.dev/blob/s3blob"
 
 	"github.com/zerokit/zerokit/data"
@@ -127,9 +126,9 @@ type Store struct {
 //     for an S3-compatible store add ?endpoint=http://host:9000&use_path_style=true
 //     (and region=... if AWS_REGION is unset);
 //   - gs://bucket/prefix: Google Cloud Storage, with the application
-//     default credentials;
+//     default credentials (a build with -tags gcs);
 //   - azblob://container/prefix: Azure, with AZURE_STORAGE_ACCOUNT and its
-//     credentials.
+//     credentials (a build with -tags azure).
 //
 // The URL's path (after the bucket) is the run's prefix in the bucket.
 // Errors say which part is wrong: the scheme, the bucket, or the
@@ -198,6 +197,9 @@ func normalise(raw string) (openURL, scheme string, err error) {
 		q.Set("no_tmp_dir", "true")
 		q.Set("metadata", "skip")
 	case "s3", "gs", "azblob":
+		if tag, built, optional := optionalDriver(u.Scheme); optional && !built {
+			return "", "", fmt.Errorf("runstore: %s: this zerokit was built without %s:// (its client libraries add about a minute to the first build); build it with -tags %s (go build -tags %s ./cmd/zerokit; the Dockerfile's image has it), or use s3:// or file://", raw, u.Scheme, tag, tag)
+		}
 		if u.Host == "" {
 			return "", "", fmt.Errorf("runstore: bad store URL %q: no bucket (%s://bucket/prefix)", raw, u.Scheme)
 		}

@@ -1,7 +1,8 @@
 # apt.sh: sourced by scripts/setup.sh and scripts/test-deps.sh (not run by
 # itself). apt_install PKG... installs the Debian packages among PKG that
 # are not installed yet (apt-get, as root or through sudo), or does nothing
-# when all are; SKIP_APT=1 skips it. The caller defines say and die.
+# when all are; SKIP_APT=1 skips it. The caller defines say and die, and
+# may set the array APT_FLAGS to extra apt-get install flags.
 
 # apt_missing prints the packages among its arguments that dpkg does not
 # list as installed.
@@ -29,7 +30,7 @@ apt_install() {
 	fi
 	say "installing ${missing[*]}"
 	"${sudo[@]}" apt-get update
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "${missing[@]}"
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y ${APT_FLAGS[@]+"${APT_FLAGS[@]}"} "${missing[@]}"
 	mapfile -t missing < <(apt_missing "$@")
 	((${#missing[@]} == 0)) || die "still not installed: ${missing[*]}"
 }

@@ -9,6 +9,8 @@ export PATH="$PATH:/usr/local/go/bin"
 ./scripts/setup.sh
 ./scripts/test-deps.sh
 go test -count=1 -timeout 20m ./...
+# The drivers behind build tags (gs://, azblob://; runstore/drivers.go).
+go test -count=1 -tags gcs,azure -run 'TestOptionalDrivers|TestOpenErrors' ./runstore
 # The play-only build: no libtorch and no cgo at all (pure-Go network).
 CGO_ENABLED=0 go test -count=1 -tags nonet ./agent/... ./agents ./model/arch ./model/ckpt ./model/gonet
 # zerokit web serves from the play-only build too (its browser tests ran

@@ -2,20 +2,22 @@
 // libtorch installed on this machine. scripts/setup.sh runs it on a fresh
 // copy of the module; it is not meant to be run by hand.
 //
-// It makes three kinds of change, each of which fails loudly when the text it
+// It makes these changes, each of which fails loudly when the text it
 // expects is not found (a different gotch release needs a new look):
 //
 //  1. libtch/lib.go gets cgo flags for the local libtorch: Debian's
 //     libtorch-dev by default, or the unpacked libtorch given by -libtorch
 //     (CUDA libraries are linked only when that libtorch has them).
-//  2. Generated C++ wrappers that do not compile against this libtorch are
-//     found from the compiler's diagnostics (g++ -fsyntax-only) and their
-//     bodies replaced by a throw inside gotch's error-catching macro, so the
-//     C symbol still exists and a call returns an error.
-//  3. Go-side bugs of gotch are fixed (see gopatch.go), and a small file of
+//  2. Go-side bugs of gotch are fixed (see gopatch.go), and a small file of
 //     extra wrappers (thread count, seeding, grad mode) is added.
+//  3. With -prune-for, the generated operators that the given module's code
+//     cannot reach are left out (prune.go): most of the build time.
 //  4. The C++ layer is compiled once into a static library that lib.go
 //     links (see archive.go), so Go builds only compile the cgo glue.
+//     Generated C++ wrappers that do not compile against this libtorch are
+//     found from the compiler's diagnostics and their bodies replaced by a
+//     throw inside gotch's error-catching macro, so the C symbol still
+//     exists and a call returns an error (stubs.go).
 //
 // With -shared-from it derives, from a patched copy, a copy whose C++ layer
 // is a shared library (shared.go): binaries built against it can run on a
@@ -54,6 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cxx := fs.String("cxx", "g++", "C++ compiler")
 	ar := fs.String("ar", "ar", "archiver")
 	maxPasses := fs.Int("max-passes", 4, "maximum number of compile-and-stub passes")
+	pruneFor := fs.String("prune-for", "", "remove the generated operators that the Go code of this module (zerokit's) cannot reach (prune.go); empty keeps them all")
 	sharedFrom := fs.String("shared-from", "", "instead of patching, make -dir a copy of this patched gotch that links its C++ layer as a shared library (see shared.go)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -75,14 +78,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := patchGoSide(*dir); err != nil {
 		return err
 	}
-	stubbed, err := stubUntilClean(ctx, *dir, *cxx, tc, *maxPasses, stdout)
+	if *pruneFor != "" {
+		st, err := pruneGenerated(*dir, *pruneFor)
+		if err != nil {
+			return fmt.Errorf("pruning for %s: %w", *pruneFor, err)
+		}
+		fmt.Fprintf(stdout, "gotchpatch: kept %d of %d generated Go functions and %d of %d C++ wrappers, those the Go code under %s can reach\n",
+			st.goKept, st.goAll, st.cxxKept, st.cxxAll, *pruneFor)
+	}
+	stubbed, sum, err := buildArchive(ctx, *dir, *cxx, *ar, tc, *maxPasses, stdout)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "gotchpatch: %d generated wrappers stubbed (not available in this libtorch)\n", len(stubbed))
-	sum, err := buildArchive(ctx, *dir, *cxx, *ar, tc, stdout)
-	if err != nil {
-		return err
-	}
 	return writeExtra(*dir, sum)
 }

@@ -1,14 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -152,58 +145,6 @@ func stub(text string, blamed []int) (string, []string, error) {
 // countStubs counts wrappers already stubbed in text.
 func countStubs(text string) int {
 	return strings.Count(text, stubMarker)
-}
-
-// stubUntilClean compiles torch_api.cpp with -fsyntax-only and stubs the
-// wrappers the compiler rejects until it compiles. It returns the names of
-// all stubbed wrappers.
-func stubUntilClean(ctx context.Context, dir, cxx string, tc toolchain, maxPasses int, log io.Writer) ([]string, error) {
-	libtch := filepath.Join(dir, "libtch")
-	genPath := filepath.Join(libtch, generatedFile)
-	var all []string
-	for pass := 1; ; pass++ {
-		diag, err := syntaxCheck(ctx, libtch, cxx, tc)
-		if err == nil {
-			return all, nil
-		}
-		var exitErr *exec.ExitError
-		if !errors.As(err, &exitErr) {
-			return nil, fmt.Errorf("running %s: %w", cxx, err)
-		}
-		blamed, errCount := errorLines(diag)
-		if len(blamed) == 0 {
-			return nil, fmt.Errorf("%s -fsyntax-only failed with %d errors, none in generated wrappers:\n%s", cxx, errCount, tail(diag, 60))
-		}
-		if pass > maxPasses {
-			return nil, fmt.Errorf("still %d compile errors after %d passes:\n%s", errCount, maxPasses, tail(diag, 60))
-		}
-		text, err := os.ReadFile(genPath)
-		if err != nil {
-			return nil, err
-		}
-		patched, names, err := stub(string(text), blamed)
-		if err != nil {
-			return nil, fmt.Errorf("pass %d: %w\n%s", pass, err, tail(diag, 40))
-		}
-		if err := os.WriteFile(genPath, []byte(patched), 0o644); err != nil {
-			return nil, err
-		}
-		all = append(all, names...)
-		fmt.Fprintf(log, "gotchpatch: pass %d: %d compile errors, stubbed %d wrappers\n", pass, errCount, len(names))
-	}
-}
-
-// syntaxCheck runs the compiler over torch_api.cpp without generating code.
-func syntaxCheck(ctx context.Context, libtch, cxx string, tc toolchain) ([]byte, error) {
-	args := append([]string{"-fsyntax-only", "-w", "-I."}, tc.cxxFlags()...)
-	args = append(args, "torch_api.cpp")
-	cmd := exec.CommandContext(ctx, cxx, args...)
-	cmd.Dir = libtch
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	err := cmd.Run()
-	return out.Bytes(), err
 }
 
 // tail returns the last n lines of b.

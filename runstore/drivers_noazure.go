@@ -1,0 +1,5 @@
+//go:build !azure
+
+package runstore
+
+const azureBuilt = false

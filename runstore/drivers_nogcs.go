@@ -1,0 +1,5 @@
+//go:build !gcs
+
+package runstore
+
+const gcsBuilt = false
