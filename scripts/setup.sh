@@ -112,7 +112,7 @@ prebuild_pure() {
 		-f '{{.ImportPath}} {{join .Deps " "}}' ./cmd/zerokit | awk '!/github\.com\/sugarme\/gotch/ {print $1}') || rc=$?
 	if ((rc == 0)); then
 		# shellcheck disable=SC2086 # one argument per package
-		(cd "$repo" && GOFLAGS=-mod=mod nice -n 10 go build -p 1 -modfile="$tmp/go.mod" $pkgs) || rc=$?
+		(cd "$repo" && GOFLAGS=-mod=mod nice -n 10 go build -modfile="$tmp/go.mod" $pkgs) || rc=$?
 	fi
 	rm -rf "$tmp"
 	return "$rc"
