@@ -309,7 +309,8 @@ func removeDecls(fset *token.FileSet, af *ast.File, src []byte, drop []*ast.Func
 	b.Write(src[prev:])
 	out := b.String()
 	// Imports the remaining code no longer uses become blank imports.
-	af2, err := parser.ParseFile(token.NewFileSet(), "", out, parser.SkipObjectResolution)
+	fset2 := token.NewFileSet()
+	af2, err := parser.ParseFile(fset2, "", out, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, fmt.Errorf("after pruning: %w", err)
 	}
@@ -322,11 +323,9 @@ func removeDecls(fset *token.FileSet, af *ast.File, src []byte, drop []*ast.Func
 		}
 		return true
 	})
-	tf2 := token.NewFileSet()
-	af3, _ := parser.ParseFile(tf2, "", out, parser.ImportsOnly)
-	file := tf2.File(af3.Pos())
+	file := fset2.File(af2.Pos())
 	var edits []span
-	for _, imp := range af3.Imports {
+	for _, imp := range af2.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
 		name := filepath.Base(p)
 		if imp.Name != nil {
