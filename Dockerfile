@@ -24,12 +24,14 @@ WORKDIR /src
 # Debian's libtorch-dev and OpenBLAS (apt) and the patched gotch with its C++
 # layer compiled once into build/ (scripts/setup.sh): the slow step, cached
 # until go.mod, go.sum or scripts/ change. The final build below compiles
-# gotch's Go packages itself (with -trimpath), hence SKIP_PREBUILD=1.
+# gotch's Go packages itself (with -trimpath), hence SKIP_PREBUILD=1. The
+# sources that use gotch are not copied yet, so GOTCH_FULL=1 keeps all of its
+# operators instead of those zerokit's code reaches (docs/install.md).
 COPY go.mod go.sum ./
 COPY scripts/ scripts/
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
-    SKIP_PREBUILD=1 ./scripts/setup.sh \
+    GOTCH_FULL=1 SKIP_PREBUILD=1 ./scripts/setup.sh \
     && rm -rf /var/lib/apt/lists/*
 COPY . .
 RUN --mount=type=cache,target=/go/pkg/mod \
