@@ -96,16 +96,10 @@ func patchGoSide(dir string) error {
 		byFile[e.file] = append(byFile[e.file], e)
 	}
 	for _, f := range order {
-		path := filepath.Join(dir, f)
-		text, err := os.ReadFile(path)
+		err := rewriteFile(filepath.Join(dir, f), func(text string) (string, error) {
+			return applyEdits(text, byFile[f])
+		})
 		if err != nil {
-			return err
-		}
-		out, err := applyEdits(string(text), byFile[f])
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 			return err
 		}
 	}
