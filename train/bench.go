@@ -158,18 +158,21 @@ func Bench(ctx context.Context, cfg Config, d time.Duration, parts BenchParts) (
 		return res, err
 	}
 	defer tr.Close()
-	n, size, na := cfg.Train.BatchSize, game.ObservationShape().Size(), game.NumActions()
-	b := data.Batch{Obs: make([]float32, n*size), Policy: make([]float32, n*na), Value: make([]float32, n), Mask: make([]float32, n*na)}
-	if bc.ValueOnlyPositions {
-		b.PolicyWeight = make([]float32, n)
+	// The batch is sampled into the trainer's memory, as in a run, where
+	// the next batch is sampled there while a step trains (the sampling
+	// is not timed).
+	n := cfg.Train.BatchSize
+	sl, err := newSampleSlot(tr, n, game.NumActions(), bc.ValueOnlyPositions)
+	if err != nil {
+		return res, err
 	}
-	mb := torch.Batch{N: n, Obs: b.Obs, Policy: b.Policy, Value: b.Value, Legal: make([]bool, n*na)}
+	b, mb := &sl.batch, sl.mb
 	var trainTime time.Duration
 	for trainTime < d {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if err := buf.Sample(n, &b); err != nil {
+		if err := buf.Sample(n, b); err != nil {
 			return res, fmt.Errorf("train: bench: %w", err)
 		}
 		for i, m := range b.Mask {

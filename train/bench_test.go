@@ -16,7 +16,7 @@ import (
 	"github.com/zerokit/zerokit/selfplay"
 )
 
-func benchNet(b *testing.B, game env.Game, cfg torch.Config) *torch.Net {
+func benchNet(b testing.TB, game env.Game, cfg torch.Config) *torch.Net {
 	b.Helper()
 	cfg.Threads = 2
 	net, err := torch.New(cfg, neural.ShapeOf(game), 1)

@@ -150,9 +150,10 @@ func (t *trainer) prepare(ctx context.Context) error {
 		}
 	}
 
-	n, size, na := cfg.Train.BatchSize, t.shape.Size(), t.shape.Actions
 	for i := range t.slots {
-		t.slots[i] = newSampleSlot(n, size, na, cfg.Buffer.ValueOnlyPositions)
+		if t.slots[i], err = newSampleSlot(t.tr, cfg.Train.BatchSize, t.shape.Actions, cfg.Buffer.ValueOnlyPositions); err != nil {
+			return err
+		}
 	}
 
 	t.log.Info("ready", "resumed", t.resumed, "step", t.state.Step, "next_game", t.state.NextGame,

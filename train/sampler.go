@@ -16,13 +16,19 @@ type sampleSlot struct {
 	err   error
 }
 
-func newSampleSlot(n, size, na int, valueOnly bool) *sampleSlot {
-	s := &sampleSlot{batch: data.Batch{Obs: make([]float32, n*size), Policy: make([]float32, n*na), Value: make([]float32, n), Mask: make([]float32, n*na)}}
+// newSampleSlot returns a slot for batches of n positions whose
+// observations, targets and legal mask are tr's memory (torch.NewBatch), so
+// that sampling writes them where the training step reads them.
+func newSampleSlot(tr *torch.Trainer, n, na int, valueOnly bool) (*sampleSlot, error) {
+	mb, err := tr.NewBatch(n)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	s := &sampleSlot{mb: mb, batch: data.Batch{Obs: mb.Obs, Policy: mb.Policy, Value: mb.Value, Mask: make([]float32, n*na)}}
 	if valueOnly {
 		s.batch.PolicyWeight = make([]float32, n)
 	}
-	s.mb = torch.Batch{N: n, Obs: s.batch.Obs, Policy: s.batch.Policy, Value: s.batch.Value, Legal: make([]bool, n*na)}
-	return s
+	return s, nil
 }
 
 // sampler draws a training phase's batches from the replay buffer one step

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env"
+	"github.com/zerokit/zerokit/model/torch"
 )
 
 // randomGames fills a replay buffer of game (seeded with seed) with random
@@ -49,15 +50,26 @@ func randomGames(t *testing.T, game env.Game, seed uint64, games int) *data.Buff
 // early it ends without blocking.
 func TestSamplerMatchesInline(t *testing.T) {
 	game := tinyGame(t)
-	n, size, na := 16, game.ObservationShape().Size(), game.NumActions()
+	n, na := 16, game.NumActions()
 	cfg, err := LoadConfig(tinyConfig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vo := cfg.Buffer.ValueOnlyPositions
+	tr, err := torch.NewTrainer(benchNet(t, game, cfg.Model), cfg.Optimizer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	slot := func() *sampleSlot {
+		s, err := newSampleSlot(tr, n, na, cfg.Buffer.ValueOnlyPositions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
 	inline, ahead := randomGames(t, game, 3, 40), randomGames(t, game, 3, 40)
-	want := newSampleSlot(n, size, na, vo)
-	slots := [2]*sampleSlot{newSampleSlot(n, size, na, vo), newSampleSlot(n, size, na, vo)}
+	want := slot()
+	slots := [2]*sampleSlot{slot(), slot()}
 	const steps = 25
 	smp := startSampler(ahead, n, steps, slots)
 	for i := range steps {

@@ -42,6 +42,21 @@ func (s *staging) grow(e *engine, h *handle, p *unsafe.Pointer, capacity *int, n
 		return
 	}
 	n = max(n, 2**capacity, minStaging)
+	t := hostBuffer(e, n)
+	if t == nil {
+		return
+	}
+	e.free(*h)
+	*h, *p, *capacity = t, lib.AtDataPtr(t), n
+}
+
+// hostBuffer returns a new flat float32 tensor of n elements in host
+// memory, page-locked when the engine's device is a GPU (nil after an
+// error, which e.err then holds).
+func hostBuffer(e *engine, n int) handle {
+	if e.err != nil {
+		return nil
+	}
 	e.dims1[0] = int64(n)
 	lib.AtgEmpty(&e.out[0], e.dims1, 1, kindFloat32, -1)
 	t := e.result("empty")
@@ -50,11 +65,7 @@ func (s *staging) grow(e *engine, h *handle, p *unsafe.Pointer, capacity *int, n
 		lib.AtFree(t)
 		t = e.result("pin_memory")
 	}
-	if t == nil {
-		return
-	}
-	e.free(*h)
-	*h, *p, *capacity = t, lib.AtDataPtr(t), n
+	return t
 }
 
 // free releases the buffers; it is idempotent.

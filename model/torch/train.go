@@ -174,6 +174,8 @@ type Trainer struct {
 	// mask, one after the other.
 	stage staging
 	dims  []int64
+	// batches are NewBatch's buffers.
+	batches []*hostBatch
 }
 
 // optState is a trainer's libtorch memory.
@@ -187,10 +189,12 @@ type optState struct {
 	// decayed is a view of the part of the parameters' flat buffer that
 	// has weight decay (nil without weights).
 	decayed handle
+	// batches are the host buffers of NewBatch's batches.
+	batches []handle
 }
 
 func (o *optState) free() {
-	for _, hs := range [][]handle{o.slots, o.pads, {o.decayed}} {
+	for _, hs := range [][]handle{o.slots, o.pads, {o.decayed}, o.batches} {
 		for i, h := range hs {
 			if h != nil {
 				lib.AtFree(h)
@@ -477,11 +481,12 @@ func (t *Trainer) flatGradient() handle {
 	return flat
 }
 
-// stageBatch copies b into the trainer's staging memory and returns it as
-// tensors on the network's device: observations (N, Planes, H, W), policy
-// targets (N, Actions), values (N) and, when b has a legal mask, the
-// illegal actions as a bool (N, Actions) mask (else nil). The staged
-// values go to the device in one copy.
+// stageBatch copies b into the trainer's staging memory (unless b is one
+// of NewBatch's, which is there already) and returns it as tensors on the
+// network's device: observations (N, Planes, H, W), policy targets (N,
+// Actions), values (N) and, when b has a legal mask, the illegal actions
+// as a bool (N, Actions) mask (else nil). The staged values go to the
+// device in one copy.
 func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, illegal handle) {
 	e := t.eng
 	total := n * (size + na + 1)
@@ -491,19 +496,25 @@ func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, i
 		// or 1, like Go's), packed four to a float of the buffer.
 		total += (n*na + 3) / 4
 	}
-	t.stage.ensure(e, total, 0)
-	if e.err != nil {
-		return nil, nil, nil, nil
+	var all handle
+	if hb := t.hostBatchOf(b, s); hb != nil {
+		// NewBatch's memory holds b already, in this layout.
+		all = e.narrow(hb.h, 0, 0, int64(total))
+	} else {
+		t.stage.ensure(e, total, 0)
+		if e.err != nil {
+			return nil, nil, nil, nil
+		}
+		buf := floats(t.stage.inPtr, total)
+		copy(buf, b.Obs)
+		copy(buf[n*size:], b.Policy)
+		copy(buf[n*(size+na):], b.Value)
+		if b.Legal != nil {
+			bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[maskAt])), n*na)
+			copy(bytes, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b.Legal))), n*na))
+		}
+		all = e.narrow(t.stage.in, 0, 0, int64(total))
 	}
-	buf := floats(t.stage.inPtr, total)
-	copy(buf, b.Obs)
-	copy(buf[n*size:], b.Policy)
-	copy(buf[n*(size+na):], b.Value)
-	if b.Legal != nil {
-		bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[maskAt])), n*na)
-		copy(bytes, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b.Legal))), n*na))
-	}
-	all := e.narrow(t.stage.in, 0, 0, int64(total))
 	if e.dev >= 0 {
 		d := e.toDevice(all)
 		e.free(all)

@@ -1,0 +1,92 @@
+package torch
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	lib "github.com/sugarme/gotch/libtch"
+)
+
+// hostBatch is a batch whose slices are one of a trainer's host buffers,
+// laid out as stageBatch lays out the batches it copies: observations,
+// policy targets, values, then the legal mask as bytes.
+type hostBatch struct {
+	h        handle
+	ptr      unsafe.Pointer
+	n        int
+	size, na int
+}
+
+// maskAt is the float index where the mask's bytes start.
+func (hb *hostBatch) maskAt() int { return hb.n * (hb.size + hb.na + 1) }
+
+// floats is the buffer's length in floats.
+func (hb *hostBatch) floats() int { return hb.maskAt() + (hb.n*hb.na+3)/4 }
+
+// NewBatch returns a batch of n examples of the network's board whose
+// slices (Obs, Policy, Value and Legal) are host memory the trainer owns,
+// page-locked when the network is on a GPU. Step sends such a batch to the
+// device straight from there, with no copy on the host, so that a batch
+// filled while the previous step trains costs the step nothing.
+//
+// Fill the slices in place; a batch whose slices were replaced or resliced
+// is copied as any other. Set Legal to nil for a batch without a mask.
+// Another goroutine may fill one such batch while Step trains on another.
+// The memory is the trainer's: it is freed by Close (or when the trainer is
+// garbage collected), after which the slices must not be touched.
+func (t *Trainer) NewBatch(n int) (Batch, error) {
+	if n <= 0 {
+		return Batch{}, fmt.Errorf("model: new batch of %d examples", n)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c := t.net.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st == nil || t.closed {
+		return Batch{}, errClosed
+	}
+	s := t.net.shape
+	hb := &hostBatch{n: n, size: s.Size(), na: s.Actions}
+	e := t.eng
+	e.reset()
+	hb.h = hostBuffer(e, hb.floats())
+	if e.err != nil {
+		return Batch{}, fmt.Errorf("model: new batch of %d examples: %w", n, e.err)
+	}
+	hb.ptr = lib.AtDataPtr(hb.h)
+	t.st.batches = append(t.st.batches, hb.h)
+	t.batches = append(t.batches, hb)
+	buf := floats(hb.ptr, hb.floats())
+	clear(buf)
+	obs, pol, val := n*hb.size, n*(hb.size+hb.na), hb.maskAt()
+	return Batch{
+		N:      n,
+		Obs:    buf[:obs:obs],
+		Policy: buf[obs:pol:pol],
+		Value:  buf[pol:val:val],
+		Legal:  unsafe.Slice((*bool)(unsafe.Pointer(&buf[val])), n*hb.na),
+	}, nil
+}
+
+// hostBatchOf returns the host buffer b's slices are, or nil when b is not
+// one of NewBatch's batches of shape s as it was returned.
+func (t *Trainer) hostBatchOf(b Batch, s Shape) *hostBatch {
+	if len(b.Obs) == 0 {
+		return nil
+	}
+	at := func(p unsafe.Pointer, floats int) unsafe.Pointer { return unsafe.Add(p, 4*floats) }
+	for _, hb := range t.batches {
+		if hb.n != b.N || hb.size != s.Size() || hb.na != s.Actions || unsafe.Pointer(&b.Obs[0]) != hb.ptr {
+			continue
+		}
+		ok := len(b.Policy) > 0 && unsafe.Pointer(&b.Policy[0]) == at(hb.ptr, hb.n*hb.size) &&
+			len(b.Value) > 0 && unsafe.Pointer(&b.Value[0]) == at(hb.ptr, hb.n*(hb.size+hb.na)) &&
+			(b.Legal == nil || len(b.Legal) > 0 && unsafe.Pointer(&b.Legal[0]) == at(hb.ptr, hb.maskAt()))
+		if ok {
+			return hb
+		}
+	}
+	return nil
+}
