@@ -41,7 +41,8 @@ func fixMalloc(m []string, lines []string, i int) []string {
 	return append(out, indent+free)
 }
 
-// goEdits are the Go-side fixes applied to gotch v0.9.1.
+// goEdits are the fixes applied to gotch v0.9.1's Go sources, and one to
+// its generated C++ wrappers (before pruning and compiling).
 var goEdits = []lineEdit{
 	{
 		file: "ts/tensor-generated.go", why: "malloc(0) output arrays in generated ops",
@@ -81,6 +82,17 @@ var goEdits = []lineEdit{
 		re: regexp.MustCompile(`^(\s*)// float64Ts\.MustDrop\(\)\s*$`), want: 1,
 		rewrite: func(m []string, _ []string, _ int) []string {
 			return []string{m[1] + "float64Ts.MustDrop() // zerokit: was commented out (leak)"}
+		},
+	},
+	{
+		// PyTorch 2 deprecates pin_memory's device argument and prints a
+		// warning at every call (one per staging buffer: thousands in a
+		// GPU run's log). Without it, memory is pinned for the default
+		// accelerator, as with it, in libtorch 1.x and 2.x alike.
+		file: "libtch/" + generatedFile, why: "pin_memory's deprecated device argument",
+		re: regexp.MustCompile(`^(\s*)auto outputs__ = self->pin_memory\(device_of_int\(device\)\);\s*$`), want: 1,
+		rewrite: func(m []string, _ []string, _ int) []string {
+			return []string{m[1] + "(void)device; auto outputs__ = self->pin_memory(); // zerokit: no deprecated device argument"}
 		},
 	},
 }

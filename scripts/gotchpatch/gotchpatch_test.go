@@ -211,6 +211,21 @@ func TestApplyEdits(t *testing.T) {
 	if _, err := applyEdits(src, edits); err == nil || !strings.Contains(err.Error(), `patch "malloc" matched 2 lines, expected 3`) {
 		t.Fatalf("count mismatch: %v", err)
 	}
+
+	var pin []lineEdit
+	for _, e := range goEdits {
+		if strings.HasPrefix(e.why, "pin_memory") {
+			pin = append(pin, e)
+		}
+	}
+	cxx := "void atg_pin_memory(tensor *out__, tensor self, int device) {\n  PROTECT(\n    auto outputs__ = self->pin_memory(device_of_int(device));\n"
+	got, err = applyEdits(cxx, pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantPin := "    (void)device; auto outputs__ = self->pin_memory(); // zerokit: no deprecated device argument"; !strings.Contains(got, wantPin+"\n") {
+		t.Fatalf("pin_memory wrapper:\n%s\nwant the line\n%s", got, wantPin)
+	}
 }
 
 func TestLibGo(t *testing.T) {
