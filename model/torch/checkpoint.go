@@ -231,13 +231,10 @@ func (t *Trainer) Restore(ck *Checkpoint) error {
 	if ck.Optimizer.Optimizer != t.cfg.Optimizer {
 		return fmt.Errorf("checkpoint %s: optimizer is %s, expected %s", ck.path, ck.Optimizer.Optimizer, t.cfg.Optimizer)
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	c := t.net.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.st == nil || t.closed {
-		return errClosed
+	release, err := t.acquire()
+	defer release()
+	if err != nil {
+		return err
 	}
 	names := t.cfg.slotNames()
 	for _, p := range t.params {

@@ -2,7 +2,6 @@ package torch
 
 import (
 	"fmt"
-	"runtime"
 	"unsafe"
 
 	lib "github.com/sugarme/gotch/libtch"
@@ -39,13 +38,10 @@ func (t *Trainer) NewBatch(n int) (Batch, error) {
 	if n <= 0 {
 		return Batch{}, fmt.Errorf("model: new batch of %d examples", n)
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	c := t.net.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.st == nil || t.closed {
-		return Batch{}, errClosed
+	release, err := t.acquire()
+	defer release()
+	if err != nil {
+		return Batch{}, err
 	}
 	s := t.net.shape
 	hb := &hostBatch{n: n, size: s.Size(), na: s.Actions}

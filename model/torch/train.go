@@ -337,19 +337,34 @@ func (t *Trainer) batchShape(b Batch) (Shape, error) {
 	return s, err
 }
 
+// acquire locks the calling goroutine to its thread and the trainer's
+// network, as every libtorch call of the trainer needs, and fails on a
+// closed trainer or network. Call release when done, whatever the error.
+func (t *Trainer) acquire() (release func(), err error) {
+	runtime.LockOSThread()
+	c := t.net.c
+	c.mu.Lock()
+	release = func() {
+		c.mu.Unlock()
+		runtime.UnlockOSThread()
+	}
+	if c.st == nil || t.closed {
+		return release, errClosed
+	}
+	return release, nil
+}
+
 func (t *Trainer) run(b Batch, train bool) (Losses, error) {
 	s, err := t.batchShape(b)
 	if err != nil {
 		return Losses{}, err
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	c := t.net.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.st == nil || t.closed {
-		return Losses{}, errClosed
+	release, err := t.acquire()
+	defer release()
+	if err != nil {
+		return Losses{}, err
 	}
+	c := t.net.c
 	c.useThreads()
 	prev := lib.SetGradEnabled(train)
 	defer lib.SetGradEnabled(prev)
