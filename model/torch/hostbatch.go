@@ -29,8 +29,9 @@ func (hb *hostBatch) floats() int { return hb.maskAt() + (hb.n*hb.na+3)/4 }
 // device straight from there, with no copy on the host, so that a batch
 // filled while the previous step trains costs the step nothing.
 //
-// Fill the slices in place; a batch whose slices were replaced or resliced
-// is copied as any other. Set Legal to nil for a batch without a mask.
+// Write into the slices in place; a batch whose slices were replaced or
+// resliced is copied as any other. Set Legal to nil for a batch without a
+// mask.
 // Another goroutine may fill one such batch while Step trains on another.
 // The memory is the trainer's: it is freed by Close (or when the trainer is
 // garbage collected), after which the slices must not be touched.
