@@ -1,8 +1,9 @@
 // Package agents holds the trained agents that ship with zerokit, one
 // exported agent directory (see "zerokit export") per game: wyb for Watch
-// Your Back! and squatter6 for Squatter (trained on 6x6, its spatial policy
-// head plays any board size). They are embedded in the program, so the
-// agent spec "default" works from any directory and in the play-only build.
+// Your Back!, squatter6 for Squatter (trained on 6x6, its spatial policy
+// head plays any board size) and connect4 for Connect Four (7x6). They are
+// embedded in the program, so the agent spec "default" works from any
+// directory and in the play-only build.
 //
 // Each directory's agent.json records its provenance: the commit, command
 // and configuration that trained it, its training steps and wall time, the
@@ -25,11 +26,11 @@ import (
 	"github.com/zerokit/zerokit/internal/atomicfile"
 )
 
-//go:embed wyb squatter6
+//go:embed wyb squatter6 connect4
 var shipped embed.FS
 
 // Names lists the shipped agents.
-func Names() []string { return []string{"wyb", "squatter6"} }
+func Names() []string { return []string{"wyb", "squatter6", "connect4"} }
 
 // For returns the name of the shipped agent that plays the game named
 // game (a name as env.Game.Name gives it: wyb, wyb-nolimit, squatter7, ...):

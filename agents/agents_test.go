@@ -30,6 +30,7 @@ func TestShippedAgents(t *testing.T) {
 	}{
 		{"wyb", "wyb", 40},
 		{"squatter6", "squatter6", 36},
+		{"connect4", "connect4", 42},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			name, err := agents.For(tc.game)
