@@ -166,20 +166,16 @@ func Bench(ctx context.Context, cfg Config, d time.Duration, parts BenchParts) (
 	if err != nil {
 		return res, err
 	}
-	b, mb := &sl.batch, sl.mb
 	var trainTime time.Duration
 	for trainTime < d {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if err := buf.Sample(n, b); err != nil {
-			return res, fmt.Errorf("train: bench: %w", err)
-		}
-		for i, m := range b.Mask {
-			mb.Legal[i] = m != 0
+		if err := sl.sample(buf, n); err != nil {
+			return res, err
 		}
 		start := time.Now()
-		if _, err := tr.Step(mb); err != nil {
+		if _, err := tr.Step(sl.mb); err != nil {
 			return res, err
 		}
 		trainTime += time.Since(start)

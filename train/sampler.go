@@ -31,6 +31,18 @@ func newSampleSlot(tr *torch.Trainer, n, na int, valueOnly bool) (*sampleSlot, e
 	return s, nil
 }
 
+// sample draws n positions from buf into the slot, and the trainer's
+// legal mask from the buffer's.
+func (s *sampleSlot) sample(buf *data.Buffer, n int) error {
+	if err := buf.Sample(n, &s.batch); err != nil {
+		return fmt.Errorf("train: sample: %w", err)
+	}
+	for i, m := range s.batch.Mask {
+		s.mb.Legal[i] = m != 0
+	}
+	return nil
+}
+
 // sampler draws a training phase's batches from the replay buffer one step
 // ahead of the trainer, in a goroutine of its own: the next batch is
 // sampled on the CPU while the current one trains. It draws exactly the
@@ -58,14 +70,7 @@ func startSampler(buf *data.Buffer, n int, steps int64, slots [2]*sampleSlot) *s
 			case <-s.stop:
 				return
 			}
-			sl.err = buf.Sample(n, &sl.batch)
-			if sl.err != nil {
-				sl.err = fmt.Errorf("train: sample: %w", sl.err)
-			} else {
-				for i, m := range sl.batch.Mask {
-					sl.mb.Legal[i] = m != 0
-				}
-			}
+			sl.err = sl.sample(buf, n)
 			s.full <- sl // never blocks: there are two slots
 			if sl.err != nil {
 				return
