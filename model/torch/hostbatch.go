@@ -7,21 +7,25 @@ import (
 	lib "github.com/sugarme/gotch/libtch"
 )
 
-// hostBatch is a batch whose slices are one of a trainer's host buffers,
-// laid out as stageBatch lays out the batches it copies: observations,
-// policy targets, values, then the legal mask as bytes.
-type hostBatch struct {
-	h        handle
-	ptr      unsafe.Pointer
-	n        int
-	size, na int
-}
+// batchLayout is how a batch of n examples (observations of size floats,
+// na actions) lies in host memory on its way to the device: observations,
+// policy targets, values, then the legal mask as bytes (libtorch's bool is
+// a byte holding 0 or 1, like Go's), packed four to a float.
+type batchLayout struct{ n, size, na int }
 
 // maskAt is the float index where the mask's bytes start.
-func (hb *hostBatch) maskAt() int { return hb.n * (hb.size + hb.na + 1) }
+func (l batchLayout) maskAt() int { return l.n * (l.size + l.na + 1) }
 
-// floats is the buffer's length in floats.
-func (hb *hostBatch) floats() int { return hb.maskAt() + (hb.n*hb.na+3)/4 }
+// floats is the layout's length in floats, with the mask.
+func (l batchLayout) floats() int { return l.maskAt() + (l.n*l.na+3)/4 }
+
+// hostBatch is a batch whose slices are one of a trainer's host buffers,
+// in batchLayout.
+type hostBatch struct {
+	batchLayout
+	h   handle
+	ptr unsafe.Pointer
+}
 
 // NewBatch returns a batch of n examples of the network's board whose
 // slices (Obs, Policy, Value and Legal) are host memory the trainer owns,
@@ -45,7 +49,7 @@ func (t *Trainer) NewBatch(n int) (Batch, error) {
 		return Batch{}, err
 	}
 	s := t.net.shape
-	hb := &hostBatch{n: n, size: s.Size(), na: s.Actions}
+	hb := &hostBatch{batchLayout: batchLayout{n: n, size: s.Size(), na: s.Actions}}
 	e := t.eng
 	e.reset()
 	hb.h = hostBuffer(e, hb.floats())

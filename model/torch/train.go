@@ -504,12 +504,10 @@ func (t *Trainer) flatGradient() handle {
 // device in one copy.
 func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, illegal handle) {
 	e := t.eng
-	total := n * (size + na + 1)
-	maskAt := total
+	l := batchLayout{n: n, size: size, na: na}
+	maskAt, total := l.maskAt(), l.maskAt()
 	if b.Legal != nil {
-		// The mask travels as bytes (libtorch's bool is a byte holding 0
-		// or 1, like Go's), packed four to a float of the buffer.
-		total += (n*na + 3) / 4
+		total = l.floats()
 	}
 	var all handle
 	if hb := t.hostBatchOf(b, s); hb != nil {
