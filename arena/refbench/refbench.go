@@ -230,6 +230,16 @@ type Game struct {
 	// another referee's). A win from "draw" or "loss" was the opponent's
 	// mistake, or its clock.
 	AfterSecondShrink string `json:"after_second_shrink,omitempty"`
+	// FinalScore is a finished Squatter game's score, White's and Black's
+	// captured cells, from its moves replayed on zerokit's board; nil for
+	// other games. A game that ends 0-0 closed no territory at all.
+	FinalScore *[2]int `json:"final_score,omitempty"`
+}
+
+// ZeroZero reports whether g is a Squatter game that ended with no
+// territory captured by either side.
+func (g Game) ZeroZero() bool {
+	return g.FinalScore != nil && g.FinalScore[0] == 0 && g.FinalScore[1] == 0
 }
 
 // MovingTurns is the number of moving turns a Watch Your Back! game

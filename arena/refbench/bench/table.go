@@ -22,6 +22,10 @@ type Row struct {
 	MeanCPU, MaxCPU, MeanPeakMB, MaxPeakMB float64
 	// OverLimit counts the games in which the agent exceeded a limit.
 	OverLimit int
+	// Scored counts the games with a final score (Squatter's, replayed),
+	// and ZeroZero those of them that ended 0-0, no territory closed.
+	Scored   int `json:"scored,omitempty"`
+	ZeroZero int `json:"zero_zero,omitempty"`
 }
 
 // Rows makes the table's rows of matches: per opponent, the agent as
@@ -49,6 +53,12 @@ func Rows(matches []refbench.Match) []Row {
 				if g.AgentOverLimit != "" {
 					r.OverLimit++
 				}
+				if g.FinalScore != nil {
+					r.Scored++
+					if g.ZeroZero() {
+						r.ZeroZero++
+					}
+				}
 				cpu += g.AgentCPU
 				mem += g.AgentPeakMB
 				r.MaxCPU = max(r.MaxCPU, g.AgentCPU)
@@ -64,17 +74,30 @@ func Rows(matches []refbench.Match) []Row {
 }
 
 // WriteTable writes the rows as one Markdown table, then the totals per
-// colour.
+// colour. When some games have final scores (Squatter), a last column
+// counts those that ended 0-0, of the games scored.
 func WriteTable(w io.Writer, rows []Row) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "| opponent | agent | W-D-L | score, 95% CI | games (distinct) | unfinished / failed | agent CPU s per game (mean / max) | agent peak MB (mean / max) | over a limit |")
-	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|---|")
+	scored := false
+	for _, r := range rows {
+		scored = scored || r.Scored > 0
+	}
+	head, rule := "", ""
+	if scored {
+		head, rule = " ended 0-0 (of scored) |", "---|"
+	}
+	fmt.Fprintln(bw, "| opponent | agent | W-D-L | score, 95% CI | games (distinct) | unfinished / failed | agent CPU s per game (mean / max) | agent peak MB (mean / max) | over a limit |"+head)
+	fmt.Fprintln(bw, "|---|---|---|---|---|---|---|---|---|"+rule)
 	var tot [2][3]int
 	for _, r := range rows {
 		s := r.Score
-		fmt.Fprintf(bw, "| %s | %s | %d-%d-%d | %.3f [%.3f, %.3f] | %d (%d) | %d / %d | %.1f / %.1f | %.1f / %.1f | %d |\n",
+		fmt.Fprintf(bw, "| %s | %s | %d-%d-%d | %.3f [%.3f, %.3f] | %d (%d) | %d / %d | %.1f / %.1f | %.1f / %.1f | %d |",
 			r.Opponent, r.Colour, s.Wins, s.Draws, s.Losses, s.Score, s.Low, s.High, r.Games, r.Distinct,
 			r.Unfinished, r.Failed, r.MeanCPU, r.MaxCPU, r.MeanPeakMB, r.MaxPeakMB, r.OverLimit)
+		if scored {
+			fmt.Fprintf(bw, " %d (%d) |", r.ZeroZero, r.Scored)
+		}
+		fmt.Fprintln(bw)
 		c := 0
 		if r.Colour == "black" {
 			c = 1

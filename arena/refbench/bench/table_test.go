@@ -40,6 +40,35 @@ func TestRowsAndTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, sb.String())
 		}
 	}
+	if strings.Contains(sb.String(), "ended 0-0") {
+		t.Errorf("a table without final scores has a 0-0 column:\n%s", sb.String())
+	}
+}
+
+// TestTableZeroZero checks the Squatter column: games ending 0-0 among the
+// games with a final score, per row.
+func TestTableZeroZero(t *testing.T) {
+	g := func(colour string, out refbench.Outcome, score *[2]int) refbench.Game {
+		return refbench.Game{Opponent: "s", AgentColour: colour, Outcome: out, FinalScore: score}
+	}
+	m := refbench.Match{Opponent: "s", AsWhite: refbench.Score{Wins: 1, Draws: 1}, AsBlack: refbench.Score{Draws: 2, Losses: 1},
+		Games: []refbench.Game{
+			g("white", refbench.Win, &[2]int{3, 0}), g("white", refbench.Draw, &[2]int{0, 0}),
+			g("black", refbench.Draw, &[2]int{0, 0}), g("black", refbench.Draw, &[2]int{2, 2}), g("black", refbench.Failed, nil),
+		}}
+	rows := Rows([]refbench.Match{m})
+	if w, b := rows[0], rows[1]; w.Scored != 2 || w.ZeroZero != 1 || b.Scored != 2 || b.ZeroZero != 1 {
+		t.Errorf("rows %+v, %+v; want 1 of 2 scored games 0-0 in each", w, b)
+	}
+	var sb strings.Builder
+	if err := WriteTable(&sb, rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| ended 0-0 (of scored) |", "| 0 | 1 (2) |\n| s | black |"} {
+		if !strings.Contains(sb.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, sb.String())
+		}
+	}
 }
 
 func TestOpponents(t *testing.T) {

@@ -205,6 +205,7 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 		if runErr != nil && r.winner == 0 {
 			g.Reason += fmt.Sprintf(" (referee: %v)", runErr)
 		}
+		judgeByReplay(&g, r, t.N, out)
 	}
 	if u, err := refbench.ReadUsage(usageLog); err == nil {
 		g.AgentCPU, g.AgentPeakMB, g.AgentOverLimit, g.AgentFallbacks = u.CPU, u.PeakMB, u.Exceeded, u.Fallbacks
@@ -214,12 +215,61 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 	return g, nil
 }
 
+// judgeByReplay replays the game's moves on zerokit's board (whose rules
+// are tested against the course's): a finished game gets its final score,
+// and a game that ended when the opponent rejected a move of the agent's
+// that the rules call legal is left out of the score (Failed) as the
+// opponent's misjudgement, not the agent's loss. A rejection that the rules
+// uphold, or a replay that fails, leaves the referee's outcome alone and
+// says so in the reason.
+func judgeByReplay(g *refbench.Game, r result, n int, out string) {
+	rp, err := replay(n, out)
+	if err != nil {
+		g.Reason += fmt.Sprintf(" (replay: %v)", err)
+		return
+	}
+	if rp.final && rp.illegal < 0 {
+		g.FinalScore = &rp.scores
+		if w := winnerOf(rp.scores); r.winner != 0 && r.winner != w {
+			g.Reason += fmt.Sprintf(" (the replayed board scores White %d, Black %d)", rp.scores[0], rp.scores[1])
+		}
+	}
+	if r.rejected == 0 {
+		return
+	}
+	agent := 1
+	if g.AgentColour == "black" {
+		agent = 2
+	}
+	switch {
+	case rp.illegal >= 0:
+		g.Reason += fmt.Sprintf(" (zerokit's rules reject it too: %s)", rp.why)
+	case r.rejected == agent && rp.moves == r.moves:
+		g.Outcome = refbench.Failed
+		g.Reason += fmt.Sprintf(" (move %d, legal by zerokit's rules: the opponent misjudged it; left out of the score)", rp.moves)
+	}
+}
+
+// winnerOf is the course's winner code of final scores.
+func winnerOf(scores [2]int) int {
+	switch {
+	case scores[0] > scores[1]:
+		return 1
+	case scores[1] > scores[0]:
+		return 2
+	}
+	return 3
+}
+
 // result is what a referee run says about a game.
 type result struct {
 	// winner is 1 (White), 2 (Black), 3 (a draw) or 0 when unknown;
 	// moves the moves played; reason how the game ended.
 	winner, moves int
 	reason        string
+	// rejected is the player (1 White, 2 Black) whose move the other
+	// rejected, ending the game; 0 when none was.
+	rejected int
 }
 
 var (
@@ -259,6 +309,7 @@ func parseReferee(out, errText string) result {
 			} else {
 				r.winner = 1
 			}
+			r.rejected, _ = strconv.Atoi(m[2])
 			r.reason = fmt.Sprintf("%s rejected the move of %s", colourOf(m[1]), colourOf(m[2]))
 			r.moves = placed
 			return r

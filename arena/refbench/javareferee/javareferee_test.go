@@ -40,17 +40,17 @@ func TestParseReferee(t *testing.T) {
 		name, out, err string
 		want           result
 	}{
-		{"white wins", game(35, 1, 1), "", result{1, 35, "game over"}},
-		{"black wins", game(36, 2, 2), "", result{2, 36, "game over"}},
-		{"a draw", game(36, 3, 3), "", result{3, 36, "game over"}},
-		{"the players disagree", game(36, 1, 2), "", result{0, 36, "the players disagree: White claims 1, Black 2"}},
-		{"black rejects white's move", placed(7) + "Exception: Player 2 rejected the move of player 1.\n", "", result{2, 7, "Black rejected the move of White"}},
-		{"white rejects black's move", placed(8) + "Exception: Player 1 rejected the move of player 2.\n", "", result{1, 8, "White rejected the move of Black"}},
+		{"white wins", game(35, 1, 1), "", result{winner: 1, moves: 35, reason: "game over"}},
+		{"black wins", game(36, 2, 2), "", result{winner: 2, moves: 36, reason: "game over"}},
+		{"a draw", game(36, 3, 3), "", result{winner: 3, moves: 36, reason: "game over"}},
+		{"the players disagree", game(36, 1, 2), "", result{winner: 0, moves: 36, reason: "the players disagree: White claims 1, Black 2"}},
+		{"black rejects white's move", placed(7) + "Exception: Player 2 rejected the move of player 1.\n", "", result{winner: 2, moves: 7, reason: "Black rejected the move of White", rejected: 1}},
+		{"white rejects black's move", placed(8) + "Exception: Player 1 rejected the move of player 2.\n", "", result{winner: 1, moves: 8, reason: "White rejected the move of Black", rejected: 2}},
 		{"white's player fails", placed(5), "zerokit_player white: the agent used 2.00 s of CPU\nException in thread \"main\" zerokit.ZerokitPlayer$ZerokitException: zerokit player white: the agent used 2.00 s of CPU, over the limit of 1 s per game\n\tat zerokit.ZerokitPlayer.fail(ZerokitPlayer.java:1)\nzerokit_opponent black: 0.1 s CPU\n",
-			result{2, 5, "white's player failed: the agent used 2.00 s of CPU, over the limit of 1 s per game"}},
-		{"black cannot start", game(0, 0, -1), "zerokit_opponent black: cannot start: the zerokit server answered init\n", result{1, 0, "Black's player failed (it claims -1): cannot start: the zerokit server answered init"}},
-		{"the referee cannot load a class", "Referee started !\nError no.such.Player\n", "", result{0, 0, "the referee did not finish"}},
-		{"java fails", "", "Error: Could not find or load main class aiproj.squatter.Referee\n", result{0, 0, "the referee did not finish: Error: Could not find or load main class aiproj.squatter.Referee"}},
+			result{winner: 2, moves: 5, reason: "white's player failed: the agent used 2.00 s of CPU, over the limit of 1 s per game"}},
+		{"black cannot start", game(0, 0, -1), "zerokit_opponent black: cannot start: the zerokit server answered init\n", result{winner: 1, moves: 0, reason: "Black's player failed (it claims -1): cannot start: the zerokit server answered init"}},
+		{"the referee cannot load a class", "Referee started !\nError no.such.Player\n", "", result{winner: 0, moves: 0, reason: "the referee did not finish"}},
+		{"java fails", "", "Error: Could not find or load main class aiproj.squatter.Referee\n", result{winner: 0, moves: 0, reason: "the referee did not finish: Error: Could not find or load main class aiproj.squatter.Referee"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,14 +67,14 @@ func TestOutcome(t *testing.T) {
 		colour string
 		want   refbench.Outcome
 	}{
-		{result{1, 35, "game over"}, "white", refbench.Win},
-		{result{1, 35, "game over"}, "black", refbench.Loss},
-		{result{2, 36, "game over"}, "black", refbench.Win},
-		{result{3, 36, "game over"}, "white", refbench.Draw},
-		{result{0, 36, "the players disagree"}, "white", refbench.Failed},
-		{result{2, 7, "Black rejected the move of White"}, "white", refbench.Loss},
-		{result{1, 0, "Black's player failed (it claims -1)"}, "white", refbench.Failed},
-		{result{1, 12, "black's player failed: over the limit"}, "black", refbench.Loss},
+		{result{winner: 1, moves: 35, reason: "game over"}, "white", refbench.Win},
+		{result{winner: 1, moves: 35, reason: "game over"}, "black", refbench.Loss},
+		{result{winner: 2, moves: 36, reason: "game over"}, "black", refbench.Win},
+		{result{winner: 3, moves: 36, reason: "game over"}, "white", refbench.Draw},
+		{result{winner: 0, moves: 36, reason: "the players disagree"}, "white", refbench.Failed},
+		{result{winner: 2, moves: 7, reason: "Black rejected the move of White", rejected: 1}, "white", refbench.Loss},
+		{result{winner: 1, moves: 0, reason: "Black's player failed (it claims -1)"}, "white", refbench.Failed},
+		{result{winner: 1, moves: 12, reason: "black's player failed: over the limit"}, "black", refbench.Loss},
 	} {
 		if got := outcome(tc.r, tc.colour); got != tc.want {
 			t.Errorf("outcome(%+v, %s) = %s, want %s", tc.r, tc.colour, got, tc.want)
@@ -101,5 +101,86 @@ func TestPrepareChecksOpponents(t *testing.T) {
 	}
 	if err := tab.Prepare(&refbench.Options{Opponents: []refbench.Opponent{{Spec: "random"}, {Class: "their.Player"}}, Binary: "zk"}); err != nil {
 		t.Errorf("Prepare of a spec and a class: %v", err)
+	}
+}
+
+// placings writes the referee's placing lines of moves, each "Row:Col"
+// with the mover's piece code (White 1 first, then Black 2).
+func placings(moves ...string) string {
+	var b strings.Builder
+	for i, m := range moves {
+		b.WriteString("Placing to. " + m + " by " + itoa(1+i%2) + "\n+ + +\n")
+	}
+	return b.String()
+}
+
+// fullGame is a 6x6 game played row by row, 36 moves: White fills the even
+// cells, Black the odd ones, so that no loop closes (0-0).
+func fullGame() []string {
+	var moves []string
+	for r := range 6 {
+		for c := range 6 {
+			moves = append(moves, itoa(r)+":"+itoa(c))
+		}
+	}
+	return moves
+}
+
+func TestJudgeByReplay(t *testing.T) {
+	full := placings(fullGame()...)
+	// White surrounds (1,1) with (0,1), (1,0), (1,2) and (2,1) while Black
+	// plays far away: White captures the cell, and Black's next move there
+	// is illegal.
+	capture := placings("0:1", "5:5", "1:0", "5:4", "1:2", "5:3", "2:1", "5:2")
+	tests := []struct {
+		name         string
+		out          string
+		colour       string
+		want         refbench.Outcome
+		score        *[2]int
+		reasonSuffix string
+	}{
+		{"a finished 0-0 draw", full + "Player one (White) indicate winner as: 3\nPlayer two (Black) indicate winner as: 3\n", "white", refbench.Draw, &[2]int{0, 0}, "game over"},
+		{"the opponent rejects a legal move of the agent", capture + "Exception: Player 1 rejected the move of player 2.\n", "black", refbench.Failed, nil, "left out of the score)"},
+		{"the opponent rejects an illegal move of the agent", placings("0:1", "5:5", "1:0", "5:4", "1:2", "5:3", "2:1", "1:1") + "Exception: Player 1 rejected the move of player 2.\n", "black", refbench.Loss, nil, "captured territory)"},
+		{"the agent rejects the opponent's legal move", capture + "Exception: Player 1 rejected the move of player 2.\n", "white", refbench.Win, nil, "Black"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := parseReferee(tc.out, "")
+			g := refbench.Game{AgentColour: tc.colour, Reason: r.reason, Outcome: outcome(r, tc.colour)}
+			judgeByReplay(&g, r, 6, tc.out)
+			if g.Outcome != tc.want {
+				t.Errorf("outcome %s (%s), want %s", g.Outcome, g.Reason, tc.want)
+			}
+			if (g.FinalScore == nil) != (tc.score == nil) || (g.FinalScore != nil && *g.FinalScore != *tc.score) {
+				t.Errorf("final score %v, want %v", g.FinalScore, tc.score)
+			}
+			if !strings.HasSuffix(g.Reason, tc.reasonSuffix) {
+				t.Errorf("reason %q, want it to end with %q", g.Reason, tc.reasonSuffix)
+			}
+			if got := g.ZeroZero(); got != (tc.score != nil && *tc.score == [2]int{}) {
+				t.Errorf("ZeroZero = %v", got)
+			}
+		})
+	}
+}
+
+func TestReplayScores(t *testing.T) {
+	// White closes a loop around (1,1) and Black's piece on it: White
+	// scores that cell; the game is not over.
+	out := placings("0:1", "1:1", "1:0", "5:4", "1:2", "5:3", "2:1")
+	rp, err := replay(6, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rp.moves != 7 || rp.illegal != -1 || rp.final || rp.scores != [2]int{1, 0} {
+		t.Errorf("replay = %+v, want 7 moves, none illegal, not final, scores [1 0]", rp)
+	}
+	if rp, err := replay(6, "Placing to. 9:9 by 1\n"); err != nil || rp.illegal != 0 || rp.moves != 1 {
+		t.Errorf("replay of a move off the board = %+v, %v; want it illegal", rp, err)
+	}
+	if _, err := replay(5, ""); err == nil {
+		t.Error("replay on a 5x5 board: no error")
 	}
 }
