@@ -39,6 +39,34 @@ class TestActionCodec(unittest.TestCase):
             zp.action_to_json((float('nan'), 1))
 
 
+class TestUsageMemory(unittest.TestCase):
+    """The Python side's memory: growth during the adapter's own calls,
+    not the other player's, which shares the referee's process."""
+
+    def test_other_players_growth_is_not_charged(self):
+        status = {('self', 'VmHWM'): 10000, (42, 'VmHWM'): 50000}
+
+        def fake(pid, field):
+            return status.get((pid, field))
+
+        with mock.patch.object(zp, '_proc_status_kb', fake), \
+                mock.patch.object(zp, '_proc_cpu_seconds', lambda pid: 1.0):
+            u = zp.Usage('white', 'm', {}, child_pid=42, hwm_start_kb=9000)
+            status[('self', 'VmHWM')] = 11000   # the adapter's start: 2 MB
+            u.measure(0.0)
+            self.assertEqual(u.python_growth_kb, 2000)
+            # The other player grows the process by 30 MB between calls.
+            status[('self', 'VmHWM')] = 41000
+            u.begin()
+            status[('self', 'VmHWM')] = 41500   # this call: 0.5 MB
+            u.measure(0.0)
+            self.assertEqual(u.python_growth_kb, 2500)
+            u.begin()                           # a call that grows nothing
+            u.measure(0.0)
+            self.assertEqual(u.python_growth_kb, 2500)
+            self.assertAlmostEqual(u.peak_mb(), (50000 + 2500) / 1024.0)
+
+
 class TestConfig(testsupport.AdapterTestCase):
 
     def module(self, conf):
