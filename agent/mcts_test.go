@@ -87,3 +87,53 @@ func TestMCTSReproducibleAndReuse(t *testing.T) {
 		t.Error("0 rollouts: no error")
 	}
 }
+
+// TestSettingsTemperatureVariesTheOpening checks mcts.Settings'
+// Temperature through an agent: the first TemperatureMoves moves of a game
+// vary with the agent's seed (the same seed plays the same move), later
+// moves and a search without it do not.
+func TestSettingsTemperatureVariesTheOpening(t *testing.T) {
+	first := func(temp float64, seed uint64, actions ...int) int {
+		st := mcts.Settings{Simulations: 400, Mode: mcts.ModePUCT, LeavesInFlight: 1, CPUCT: 1.25}
+		if temp > 0 {
+			st.Temperature, st.TemperatureMoves = temp, 1
+		}
+		if err := st.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		// One evaluator seed for every agent: only the move choice
+		// depends on the agent's seed.
+		eval, err := mcts.NewRolloutEvaluator(1, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewMCTS("m", st.Config(), eval, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := m.Act(context.Background(), ttt(t, actions...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	distinct := func(temp float64, actions ...int) map[int]bool {
+		seen := map[int]bool{}
+		for seed := range uint64(16) {
+			seen[first(temp, seed, actions...)] = true
+		}
+		return seen
+	}
+	if got := distinct(1); len(got) < 2 {
+		t.Errorf("temperature 1 on move 0: first moves %v over 16 seeds, want at least 2", got)
+	}
+	if got := distinct(0); len(got) != 1 {
+		t.Errorf("no temperature: first moves %v over 16 seeds, want one", got)
+	}
+	if got := distinct(1, 4); len(got) != 1 {
+		t.Errorf("temperature for move 0 only, on move 1: moves %v over 16 seeds, want one", got)
+	}
+	if a, b := first(1, 5), first(1, 5); a != b {
+		t.Errorf("seed 5 played %d, then %d", a, b)
+	}
+}

@@ -64,7 +64,21 @@ type Settings struct {
 	// WeightedBudget multiplies each move's simulations and move time by
 	// its position's time weight (Config.WeightedBudget, BudgetWeight).
 	WeightedBudget bool `json:"weighted_budget,omitempty" yaml:"weighted_budget"`
+	// Temperature, with TemperatureMoves > 0, samples the move of the first
+	// TemperatureMoves moves of a game (by State.MoveNumber, both sides'
+	// moves) with probability proportional to N^(1/Temperature) of the
+	// root's visits (Config.Temperature), seeded by the player's seed; PUCT
+	// only. 0 plays the most visited move. A player that varies its opening
+	// among the moves its search rates nearly alike: noise that makes
+	// matches between deterministic players more than one game without
+	// the random moves of opening=N.
+	Temperature float64 `json:"temperature,omitempty" yaml:"temperature"`
+	// TemperatureMoves is the number of moves played at Temperature.
+	TemperatureMoves int `json:"temperature_moves,omitempty" yaml:"temperature_moves"`
 }
+
+// MaxTemperature bounds Settings.Temperature.
+const MaxTemperature = 10
 
 // Validate reports the first bad field by its key.
 func (s Settings) Validate() error {
@@ -92,6 +106,14 @@ func (s Settings) Validate() error {
 		return bad("max_nodes", s.MaxNodes, "want 0 (no limit) or more")
 	case s.TreeMB < 0 || s.TreeMB > MaxTreeMB:
 		return bad("tree_mb", s.TreeMB, fmt.Sprintf("want 0 (the default, %d) to %d", DefaultTreeMB, MaxTreeMB))
+	case math.IsNaN(s.Temperature) || s.Temperature < 0 || s.Temperature > MaxTemperature:
+		return bad("temperature", s.Temperature, fmt.Sprintf("want 0 (the most visited move) to %d", MaxTemperature))
+	case s.TemperatureMoves < 0:
+		return bad("temperature_moves", s.TemperatureMoves, "want 0 or more")
+	case (s.Temperature > 0) != (s.TemperatureMoves > 0):
+		return bad("temperature", s.Temperature, fmt.Sprintf("with temperature_moves = %d: set both, or neither", s.TemperatureMoves))
+	case s.Temperature > 0 && s.Mode == ModeGumbel:
+		return bad("temperature", s.Temperature, "gumbel search plays its sequential-halving winner: a temperature needs puct")
 	}
 	return nil
 }
@@ -119,6 +141,8 @@ func (s Settings) Config() Config {
 	c.Solver = s.Solver
 	c.PolicyTemperature = s.PolicyTemperature
 	c.WeightedBudget = s.WeightedBudget
+	c.Temperature = s.Temperature
+	c.TemperatureMoves = s.TemperatureMoves
 	return c
 }
 

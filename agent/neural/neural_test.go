@@ -311,6 +311,13 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:path=" + ckpt + ",sims=64,time=1s,weighted=1", want: Settings{Settings: mcts.Settings{Simulations: 64, MoveTime: mcts.Duration(time.Second), Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, WeightedBudget: true}},
 			wantName: "step3-sims64-1s-weighted"},
 		{spec: "net:path=" + ckpt + ",weighted=2", wantErr: "weighted=2"},
+		{spec: "net:path=" + ckpt + ",sims=64,temp=0.5,tempmoves=8", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, Temperature: 0.5, TemperatureMoves: 8}},
+			wantName: "step3-sims64-temp0.5-8"},
+		{spec: "net:path=" + ckpt + ",temp=0.5", wantErr: "set both, or neither"},
+		{spec: "net:path=" + ckpt + ",tempmoves=8", wantErr: "set both, or neither"},
+		{spec: "net:path=" + ckpt + ",temp=11,tempmoves=8", wantErr: "temp=11"},
+		{spec: "net:path=" + ckpt + ",tempmoves=-1,temp=1", wantErr: "tempmoves=-1"},
+		{spec: "net:path=" + ckpt + ",sims=64,mode=gumbel,temp=1,tempmoves=2", wantErr: "needs puct"},
 		{spec: "net:path=" + ckpt + ",depth=3", wantErr: `no key "depth"`},
 		{spec: "net:path=" + filepath.Join(dir, "nope"), wantErr: "no such file"},
 	}

@@ -159,23 +159,25 @@ func (p *Pool) factory(game env.Game, path string, params spec.Params) (agent.Fa
 // searchKeys documents the keys of the network kinds but path.
 func searchKeys() map[string]string {
 	return map[string]string{
-		"sims":     fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", mcts.AgentSimulations),
-		"time":     "thinking time per move, e.g. 500ms (default: the agent's, else none; 0: none); the protocol's deadline also stops it",
-		"leaves":   fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", mcts.DefaultLeavesInFlight),
-		"cpuct":    fmt.Sprintf("PUCT exploration constant (default: the agent's, else %g)", mcts.AgentSettings().CPUCT),
-		"mode":     "search: puct or gumbel (default: the agent's, else puct)",
-		"reuse":    "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
-		"nodes":    "end a search once its tree holds this many nodes (default: the agent's, else 0: no limit; treemb bounds the tree either way)",
-		"treemb":   fmt.Sprintf("the search tree's memory budget in MiB, its nodes and positions: the search stops growing the tree there (default: the agent's, else 0: %d)", mcts.DefaultTreeMB),
-		"solver":   "1 runs MCTS-Solver: every move of an expanded position is tried for a game end, proven wins and losses propagate, a proven win is always played and a proven loss never while another move remains (default: the agent's, else 0)",
-		"tb":       "1 looks positions up in the game's tablebase, if it has one (Watch Your Back!: the solved endgame after the second shrink, for games without a turn limit, as the referee's), 0 does not (default: the agent's, else 1)",
-		"material": "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone; 0 turns off the agent's term)",
-		"mscale":   fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
-		"mterm":    "what the material term blends in: " + agent.TermHelp() + " (default: the agent's, else " + agent.TermMaterial + ")",
-		"muntil":   "blend the material term only into positions before this move number, e.g. 24 for Watch Your Back!'s placing phase (default: the agent's, else 0: every position)",
-		"weighted": "1 multiplies each move's simulations and time by the position's time weight (Watch Your Back!: up to 3 in the moving turns before the second shrink), as a clock's allotment does; max_nodes still bounds the tree (default: the agent's, else 0)",
-		"ptemp":    "policy temperature T: the search's priors are the network's P^(1/T), renormalised; above 1 flattens them (default: the agent's, else 0: none)",
-		"sym":      "1 averages the network's outputs over the board's symmetries (for Watch Your Back! the left-right mirror, which the rules keep but for the order of a shrink's corners), one network call per symmetry (default: the agent's, else 0)",
+		"sims":      fmt.Sprintf("simulations per move (default: the agent's, else %d; 0: no limit, needs time)", mcts.AgentSimulations),
+		"time":      "thinking time per move, e.g. 500ms (default: the agent's, else none; 0: none); the protocol's deadline also stops it",
+		"leaves":    fmt.Sprintf("leaves evaluated together per search batch (default: the agent's, else %d)", mcts.DefaultLeavesInFlight),
+		"cpuct":     fmt.Sprintf("PUCT exploration constant (default: the agent's, else %g)", mcts.AgentSettings().CPUCT),
+		"mode":      "search: puct or gumbel (default: the agent's, else puct)",
+		"reuse":     "1 keeps the search tree between moves, 0 does not (default: the agent's, else 1)",
+		"nodes":     "end a search once its tree holds this many nodes (default: the agent's, else 0: no limit; treemb bounds the tree either way)",
+		"treemb":    fmt.Sprintf("the search tree's memory budget in MiB, its nodes and positions: the search stops growing the tree there (default: the agent's, else 0: %d)", mcts.DefaultTreeMB),
+		"solver":    "1 runs MCTS-Solver: every move of an expanded position is tried for a game end, proven wins and losses propagate, a proven win is always played and a proven loss never while another move remains (default: the agent's, else 0)",
+		"tb":        "1 looks positions up in the game's tablebase, if it has one (Watch Your Back!: the solved endgame after the second shrink, for games without a turn limit, as the referee's), 0 does not (default: the agent's, else 1)",
+		"material":  "weight in [0, 1) of the material balance blended into the search's leaf values (default: the agent's, else 0: the network's value alone; 0 turns off the agent's term)",
+		"mscale":    fmt.Sprintf("material lead worth tanh(1) of the material term (default: the agent's, else %g)", float64(agent.DefaultMaterialScale)),
+		"mterm":     "what the material term blends in: " + agent.TermHelp() + " (default: the agent's, else " + agent.TermMaterial + ")",
+		"muntil":    "blend the material term only into positions before this move number, e.g. 24 for Watch Your Back!'s placing phase (default: the agent's, else 0: every position)",
+		"weighted":  "1 multiplies each move's simulations and time by the position's time weight (Watch Your Back!: up to 3 in the moving turns before the second shrink), as a clock's allotment does; max_nodes still bounds the tree (default: the agent's, else 0)",
+		"ptemp":     "policy temperature T: the search's priors are the network's P^(1/T), renormalised; above 1 flattens them (default: the agent's, else 0: none)",
+		"temp":      fmt.Sprintf("move temperature T (0 to %d) for the first tempmoves moves of the game: the move is sampled with probability proportional to N^(1/T) of the search's visits, seeded by seed= (puct only; default: the agent's, else 0: the most visited move)", mcts.MaxTemperature),
+		"tempmoves": "moves of the game (both sides') played at temp (default: the agent's, else 0); e.g. temp=0.5,tempmoves=8: the first 4 moves of each side vary among the moves the search rates nearly alike",
+		"sym":       "1 averages the network's outputs over the board's symmetries (for Watch Your Back! the left-right mirror, which the rules keep but for the order of a shrink's corners), one network call per symmetry (default: the agent's, else 0)",
 		"backend": fmt.Sprintf("what evaluates the network: %s (pure Go, the default: no libtorch in the process) or %s",
 			BackendGo, BackendLibtorch),
 	}
@@ -183,7 +185,7 @@ func searchKeys() map[string]string {
 
 // ApplyParams overrides base with a spec's sims, time, leaves, cpuct,
 // mode, reuse, nodes, treemb, solver, tb, material, mscale, mterm, muntil, sym,
-// ptemp and weighted parameters and validates the result.
+// ptemp, weighted, temp and tempmoves parameters and validates the result.
 func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	s := base
 	var err error
@@ -252,6 +254,12 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 		return Settings{}, err
 	}
 	if s.WeightedBudget, err = p.Bool("weighted", s.WeightedBudget); err != nil {
+		return Settings{}, err
+	}
+	if s.Temperature, err = p.Float("temp", s.Temperature, 0, mcts.MaxTemperature); err != nil {
+		return Settings{}, err
+	}
+	if s.TemperatureMoves, err = p.Int("tempmoves", s.TemperatureMoves, 0, math.MaxInt32); err != nil {
 		return Settings{}, err
 	}
 	if err := s.Validate(); err != nil {

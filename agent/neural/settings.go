@@ -144,6 +144,9 @@ func (s Settings) Label() string {
 	if t := s.PolicyTemperature; t > 0 && t != 1 {
 		parts = append(parts, fmt.Sprintf("ptemp%g", t))
 	}
+	if s.Temperature > 0 {
+		parts = append(parts, fmt.Sprintf("temp%g-%d", s.Temperature, s.TemperatureMoves))
+	}
 	if s.MaterialWeight > 0 {
 		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))
 		if s.MaterialTerm != "" && s.MaterialTerm != agent.TermMaterial {
