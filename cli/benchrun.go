@@ -16,6 +16,7 @@ import (
 	"github.com/zerokit/zerokit/arena/refbench/bench"
 	"github.com/zerokit/zerokit/arena/refbench/javareferee"
 	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/mcts"
 )
 
 // defaultManifest is the bench's manifest in the repository.
@@ -94,7 +95,8 @@ score with its 95% interval, the games and how many were distinct (move
 sequences), and the agent's CPU and peak memory per game. The agent plays
 its first -opening actions at random (seeded per game pair), and the
 styles too, so a match against a deterministic player is more than one
-game. A benchmark, not a test: a Watch Your Back! game takes up to a
+game; with -agent-temp the agent instead samples its first moves among
+those its search rates nearly alike (the styles keep -opening). A benchmark, not a test: a Watch Your Back! game takes up to a
 minute of CPU per side. See docs/bench.md.
 
 flags:
@@ -113,6 +115,9 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	binary := fs.String("binary", "", "zerokit executable of the adapters (default: this program; use the play-only build)")
 	games := fs.Int("games", 2, "games per opponent and colour")
 	opening := fs.Int("opening", 2, "random actions at the start of the agent's (and the styles') games")
+	agentTemp := fs.Float64("agent-temp", 0, "vary the agent's opening by its search instead of -opening's random actions: the first -agent-temp-moves moves sampled with probability proportional to N^(1/T) of the search's visits (network agents; 0: use -opening)")
+	agentTempMoves := fs.Int("agent-temp-moves", 8, "moves of the game (both sides') the agent plays at -agent-temp")
+	colour := fs.String("colour", "both", "the agent's colour: white, black or both (-games each)")
 	stylesFlag := fs.String("styles", "", "comma-separated opponent style specs (default: centre,locker,trader; Squatter: blocker,mirror; \"none\": none)")
 	only := fs.String("only", "", "comma-separated names of the agents and styles to play (default all)")
 	parallel := fs.Int("parallel", 2, "games at once")
@@ -123,6 +128,7 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	python := fs.String("python", "python3", "Python interpreter (one that has the agents' Debian packages, e.g. /usr/bin/python3)")
 	jsonOut := fs.String("json", "", "write the table's rows and every game as JSON to `FILE`, rewritten after each game")
 	keep := fs.String("keep", "", "keep each game's directory under `DIR`")
+	resume := fs.Bool("resume", false, "continue the bench recorded in -json's FILE (same agent, noise, limits and opponents), playing only the games it lacks: a full bench in chunks")
 	tableOf := fs.String("table", "", "print the table of the games recorded in `FILE` (an earlier -json) and stop")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -143,6 +149,14 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		return errors.New("-game squatter needs -java-referee")
 	case *games < 1 || *opening < 0:
 		return errors.New("-games must be at least 1 and -opening not negative")
+	case *agentTemp < 0 || *agentTemp > mcts.MaxTemperature || (*agentTemp > 0 && *agentTempMoves < 1):
+		return fmt.Errorf("-agent-temp %g for %d moves: want 0 to %d, and with one at least 1 move", *agentTemp, *agentTempMoves, mcts.MaxTemperature)
+	case *colour != "white" && *colour != "black" && *colour != "both":
+		return fmt.Errorf("-colour %q: want white, black or both", *colour)
+	}
+	perOpponent := 2 * *games
+	if *colour != "both" {
+		perOpponent = *games
 	}
 	m, err := bench.Load(*manifest)
 	if err != nil {
@@ -185,8 +199,8 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	if ownSpec == "" && *opening > 0 {
-		// The random opening is a parameter of the agent's spec: the one
+	if ownSpec == "" && (*opening > 0 || *agentTemp > 0) {
+		// The opening's noise is a parameter of the agent's spec: the one
 		// its adapter runs.
 		read := export.AdapterAgent
 		if squatter {
@@ -226,12 +240,25 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	}
 	opts := refbench.Options{
 		Table: table, Python: *python, Referee: *referee, Agent: agent, AgentSpec: ownSpec, Binary: bin, Opponents: opps,
-		Games: 2 * *games, MaxMovingTurns: *maxTurns, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
+		Games: perOpponent, Colour: *colour, MaxMovingTurns: *maxTurns, Parallel: *parallel, TimeLimit: *timeLimit, SpaceLimit: *spaceLimit,
 		GameTimeout: *timeout, Dir: *keep, AgentID: agentID(agent), Env: env, AgentOpening: *opening,
+		AgentTemperature: *agentTemp, AgentTemperatureMoves: *agentTempMoves,
 		OnGame: func(g refbench.Game) {
 			fmt.Fprintf(stderr, "%s game %d: agent %s %s after %d actions (%s); %.1f s CPU, %.1f MB\n",
 				g.Opponent, g.Index, g.AgentColour, g.Outcome, g.Actions, g.Reason, g.AgentCPU, g.AgentPeakMB)
 		},
+	}
+	// The noise is part of the agent's record: -resume does not mix the
+	// games of two kinds of opening.
+	opts.AgentID += ", bench " + benchNoise(*opening, *agentTemp, *agentTempMoves)
+	if *jsonOut != "" {
+		done, err := earlierBenchGames(*jsonOut, *resume, opts)
+		if err != nil {
+			return err
+		}
+		opts.Done = done
+	} else if *resume {
+		return errors.New("-resume: give the -json FILE that records the bench")
 	}
 	writeJSON := func(matches []refbench.Match) error {
 		b, err := json.MarshalIndent(map[string]any{"agent": opts.AgentID, "rows": bench.Rows(matches), "matches": matches}, "", "  ")
@@ -244,8 +271,8 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		// Rewritten after every game: a stopped bench keeps its games.
 		opts.OnProgress = writeJSON
 	}
-	fmt.Fprintf(stderr, "bench-run: agent %s, %d opponents, %d games each per colour, opening %d, %d at once\n",
-		agent, len(opps), *games, *opening, *parallel)
+	fmt.Fprintf(stderr, "bench-run: agent %s, %d opponents, %d games each per colour (%s), %s, %d played before, %d at once\n",
+		agent, len(opps), *games, *colour, benchNoise(*opening, *agentTemp, *agentTempMoves), len(opts.Done), *parallel)
 	matches, err := refbench.Run(ctx, opts)
 	if err != nil {
 		return err
@@ -275,4 +302,41 @@ func printBenchTable(file string, stdout io.Writer) error {
 		return fmt.Errorf("-table: %s records no matches", file)
 	}
 	return bench.WriteTable(stdout, bench.Rows(rec.Matches))
+}
+
+// benchNoise describes how a bench varies its games: the agent's random
+// opening or its temperature, and the styles' opening.
+func benchNoise(opening int, temp float64, tempMoves int) string {
+	if temp > 0 {
+		return fmt.Sprintf("agent temperature %g for %d moves, styles' opening %d", temp, tempMoves, opening)
+	}
+	return fmt.Sprintf("opening %d", opening)
+}
+
+// earlierBenchGames returns the games of a bench recorded in path (an
+// earlier -json) for refbench.Options.Done when resume is set and path
+// exists; an existing path without resume is an error, as its games would
+// be overwritten.
+func earlierBenchGames(path string, resume bool, opts refbench.Options) ([]refbench.Game, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-json: %w", err)
+	}
+	if !resume {
+		return nil, fmt.Errorf("-json: %s exists: give -resume to continue its bench, or another file", path)
+	}
+	var rec struct {
+		Matches []refbench.Match `json:"matches"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("-resume: %s: %w", path, err)
+	}
+	games, err := refbench.ResumeGames(rec.Matches, opts)
+	if err != nil {
+		return nil, fmt.Errorf("-resume: %s: %w", path, err)
+	}
+	return games, nil
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zerokit/zerokit/arena/refbench"
 )
 
 // TestBenchCommandErrors checks that bench-fetch and bench-run name what is
@@ -32,6 +34,9 @@ func TestBenchCommandErrors(t *testing.T) {
 		{[]string{"bench-run", "-game", "chess", "-referee", "r.py"}, "want wyb or squatterN"},
 		{[]string{"bench-run", "-table", bad}, "records no matches"},
 		{[]string{"bench-run", "-table", filepath.Join(dir, "none.json")}, "-table:"},
+		{[]string{"bench-run", "-referee", "r.py", "-agent-temp", "-1"}, "-agent-temp -1"},
+		{[]string{"bench-run", "-referee", "r.py", "-agent-temp", "1", "-agent-temp-moves", "0"}, "at least 1 move"},
+		{[]string{"bench-run", "-referee", "r.py", "-colour", "red"}, `-colour "red"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), tc.args, nil, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
@@ -62,5 +67,32 @@ func TestBenchTable(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "| centre | white | 1-0-0 | 1.000") {
 		t.Errorf("table:\n%s", stdout.String())
+	}
+}
+
+// TestEarlierBenchGames checks -resume's reading of a recorded bench: its
+// games when the agent (with the bench's noise) and limits match, an error
+// naming the problem otherwise, and no overwriting without -resume.
+func TestEarlierBenchGames(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bench.json")
+	opts := refbench.Options{AgentID: "w, bench opening 2", TimeLimit: 60, SpaceLimit: 100, Opponents: []refbench.Opponent{{Spec: "centre"}}, Games: 4}
+	if games, err := earlierBenchGames(file, true, opts); err != nil || games != nil {
+		t.Errorf("no file yet: %v, %v", games, err)
+	}
+	rec := `{"agent": "w, bench opening 2", "matches": [{"opponent": "centre", "agent": "w, bench opening 2", "time_limit": 60, "space_limit": 100,
+		"games": [{"opponent": "centre", "index": 1, "agent_colour": "black", "outcome": "loss"}]}]}`
+	if err := os.WriteFile(file, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := earlierBenchGames(file, false, opts); err == nil || !strings.Contains(err.Error(), "give -resume") {
+		t.Errorf("an existing file without -resume: %v", err)
+	}
+	games, err := earlierBenchGames(file, true, opts)
+	if err != nil || len(games) != 1 || games[0].Index != 1 || games[0].Outcome != refbench.Loss {
+		t.Errorf("resume: %+v, %v", games, err)
+	}
+	opts.AgentID = "w, bench agent temperature 0.5 for 8 moves, styles' opening 2"
+	if _, err := earlierBenchGames(file, true, opts); err == nil || !strings.Contains(err.Error(), "are of agent") {
+		t.Errorf("another noise: %v", err)
 	}
 }

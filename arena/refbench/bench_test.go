@@ -29,6 +29,27 @@ func TestGameAgentSpec(t *testing.T) {
 	if _, err := o.GameAgentSpec("", 0); err == nil {
 		t.Error("an opening without the agent's spec: no error")
 	}
+	// A temperature replaces the random opening.
+	o.AgentTemperature, o.AgentTemperatureMoves = 0.5, 8
+	for _, tc := range []struct {
+		base  string
+		index int
+		want  string
+	}{
+		{"net:path=/a", 1, "net:path=/a,temp=0.5,tempmoves=8,seed=1"},
+		{"default:opening=2,temp=1,tempmoves=2,seed=4", 5, "default:temp=0.5,tempmoves=8,seed=3"},
+	} {
+		if got, err := o.GameAgentSpec(tc.base, tc.index); err != nil || got != tc.want {
+			t.Errorf("GameAgentSpec(%q, %d) = %q, %v; want %q", tc.base, tc.index, got, err, tc.want)
+		}
+	}
+	// One colour: each game its own seed, game k that of pair k.
+	o.Colour = "black"
+	for index, want := range []string{"net:path=/a,temp=0.5,tempmoves=8,seed=1", "net:path=/a,temp=0.5,tempmoves=8,seed=2"} {
+		if got, err := o.GameAgentSpec("net:path=/a", index); err != nil || got != want {
+			t.Errorf("Black only: GameAgentSpec(net:path=/a, %d) = %q, %v; want %q", index, got, err, want)
+		}
+	}
 }
 
 func TestDistinctAndDigest(t *testing.T) {

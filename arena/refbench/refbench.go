@@ -148,6 +148,16 @@ type Options struct {
 	// deterministic opponent are not all one game. The agent's spec is
 	// AgentSpec, else its adapter's own.
 	AgentOpening int
+	// AgentTemperature, when positive, replaces the random opening: the
+	// agent samples each of the game's first AgentTemperatureMoves moves
+	// (both sides') among its search's moves with probability
+	// proportional to N^(1/AgentTemperature) of their visits (the spec's
+	// temp= and tempmoves=, mcts.Settings.Temperature), seeded by the game
+	// pair as the opening is: it varies its play among the moves it rates
+	// nearly alike instead of playing random ones. Network agents (kind
+	// net, and the shipped default) only.
+	AgentTemperature      float64
+	AgentTemperatureMoves int
 	// Parallel is the number of referee processes at once (default 1).
 	Parallel int
 	// TimeLimit (CPU seconds) and SpaceLimit (MB) are the referee's -t and
@@ -542,6 +552,8 @@ func (o *Options) check() error {
 		return fmt.Errorf("refbench: parallel %d, want at least 1", o.Parallel)
 	case o.AgentOpening < 0:
 		return fmt.Errorf("refbench: agent opening of %d actions, want 0 or more", o.AgentOpening)
+	case o.AgentTemperature < 0 || (o.AgentTemperature > 0 && o.AgentTemperatureMoves < 1):
+		return fmt.Errorf("refbench: agent temperature %g for %d moves: want a temperature >= 0 and, with one, at least 1 move", o.AgentTemperature, o.AgentTemperatureMoves)
 	}
 	if o.Dir != "" {
 		// Each game runs in its own directory: a relative path would name
@@ -690,15 +702,25 @@ func (o *Options) summarise(name string, slots []Game) Match {
 }
 
 // GameAgentSpec is the agent spec of game index given its spec base (the
-// adapter's own when base is ""; "" stays "" without an opening):
-// with AgentOpening, base with opening=AgentOpening and the seed of the
-// game's pair, index/2 + 1.
+// adapter's own when base is ""; "" stays "" without noise): with
+// AgentTemperature, base with temp=AgentTemperature and
+// tempmoves=AgentTemperatureMoves, else with AgentOpening, base with
+// opening=AgentOpening; either with the seed of the game's pair, index/2 +
+// 1 (the colours alternate, and a colour-swapped pair shares its noise),
+// or index + 1 when Colour fixes the agent's colour (game k of one colour
+// has the noise of that colour's game in pair k of an alternating run).
 func (o *Options) GameAgentSpec(base string, index int) (string, error) {
-	if o.AgentOpening <= 0 {
+	var noise []spec.Param
+	switch {
+	case o.AgentTemperature > 0:
+		noise = []spec.Param{{Key: "temp", Value: fmt.Sprint(o.AgentTemperature)}, {Key: "tempmoves", Value: fmt.Sprint(o.AgentTemperatureMoves)}}
+	case o.AgentOpening > 0:
+		noise = []spec.Param{{Key: spec.OpeningKey, Value: fmt.Sprint(o.AgentOpening)}}
+	default:
 		return base, nil
 	}
 	if strings.TrimSpace(base) == "" {
-		return "", errors.New("refbench: a random opening needs the agent's spec")
+		return "", errors.New("refbench: a varied opening needs the agent's spec")
 	}
 	sp, err := spec.Parse(base)
 	if err != nil {
@@ -706,12 +728,17 @@ func (o *Options) GameAgentSpec(base string, index int) (string, error) {
 	}
 	var params []spec.Param
 	for _, p := range sp.Params {
-		if p.Key != spec.SeedKey && p.Key != spec.OpeningKey {
+		switch p.Key {
+		case spec.SeedKey, spec.OpeningKey, "temp", "tempmoves":
+		default:
 			params = append(params, p)
 		}
 	}
-	sp.Params = append(params, spec.Param{Key: spec.OpeningKey, Value: fmt.Sprint(o.AgentOpening)},
-		spec.Param{Key: spec.SeedKey, Value: fmt.Sprint(index/2 + 1)})
+	seed := index/2 + 1
+	if o.Colour == "white" || o.Colour == "black" {
+		seed = index + 1
+	}
+	sp.Params = append(append(params, noise...), spec.Param{Key: spec.SeedKey, Value: fmt.Sprint(seed)})
 	return sp.String(), nil
 }
 
