@@ -224,6 +224,17 @@ func export(opts Options) (neural.Manifest, error) {
 	return m, nil
 }
 
+// CourseGame reports whether game (by name) is one of the course games,
+// Watch Your Back! (the 2018 course's Python referee) and Squatter (the
+// 2015 one's Java referee), whose exports carry the referee adapters: a
+// Python Player (zerokit_player.py, its settings and __init__.py) and for
+// Squatter a Java one. Other games (Connect Four, tic-tac-toe) have no
+// course referee; their exports hold the network, its manifest and the
+// README, and play through zerokit's own commands and serve protocol.
+func CourseGame(game string) bool {
+	return strings.HasPrefix(game, "wyb") || strings.HasPrefix(game, "squatter")
+}
+
 // writeBundle writes every file of the agent into dir, which will be
 // renamed into place; spec is the agent spec the adapter runs, and m gets
 // the weights' checksum.
@@ -250,6 +261,10 @@ func writeBundle(dir, spec, binary string, budget Budget, serveArgs []string, ck
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, neural.ManifestName), js, 0o644); err != nil {
 		return err
+	}
+	if !CourseGame(game.Name()) {
+		// No course referee plays it: no adapter for one.
+		return atomicfile.WriteFile(filepath.Join(dir, ReadmeName), readme(*m, spec, binary, budget, serveArgs, game), 0o644)
 	}
 	module, err := pyadapter.PlayerModule()
 	if err != nil {

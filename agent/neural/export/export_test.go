@@ -146,6 +146,34 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 }
 
+// TestExportWithoutCourse exports a game no course referee plays: the
+// network, its manifest and the README, and no referee adapter.
+func TestExportWithoutCourse(t *testing.T) {
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, "step-000000003.ckpt")
+	writeCheckpoint(t, ckpt, tictactoe.New(), torch.Metadata{Step: 3, Seed: 1})
+	out := filepath.Join(dir, "ttt")
+	if _, err := Export(Options{Checkpoint: ckpt, Out: out, Search: settings(8)}); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got, want := strings.Join(names, " "), strings.Join([]string{ReadmeName, neural.ManifestName, neural.WeightsName}, " "); got != want {
+		t.Errorf("files %s, want %s", got, want)
+	}
+	n, err := neural.Load(out, tictactoe.New(), neural.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Close()
+}
+
 func TestExportReplace(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "agent")

@@ -108,15 +108,19 @@ func readme(m neural.Manifest, spec, binary string, budget Budget, extraArgs []s
 	fmt.Fprintf(&b, "Default search: %s (%s; leaves per batch: %d; tree reuse: %s), without\n", m.Search.Label(), m.Search.Mode, m.Search.LeavesInFlight, reuse)
 	b.WriteString("exploration noise or randomness in the choice of move.\n\n")
 
+	course := CourseGame(gameName)
 	b.WriteString(`Files
   agent.json           what the network plays, its architecture, the default
                        search and where it came from (checked when loaded)
   weights.ckpt         the network (its SHA-256 is in agent.json)
-  zerokit_player.py    Python adapter for the course referee (standard library)
+`)
+	if course {
+		b.WriteString(`  zerokit_player.py    Python adapter for the course referee (standard library)
   zerokit_player.json  the adapter's settings: zerokit binary, agent, serve flags
   __init__.py          lets the referee import this directory by its name
-  README.txt           this file
 `)
+	}
+	b.WriteString("  README.txt           this file\n")
 	if strings.HasPrefix(gameName, "squatter") {
 		b.WriteString(`  ZerokitPlayer.java   Player for the 2015 course referee (Java), and
   ZerokitOpponent.java   a second one configured apart
@@ -137,6 +141,17 @@ func readme(m neural.Manifest, spec, binary string, budget Budget, extraArgs []s
 
 	if strings.HasPrefix(gameName, "squatter") {
 		b.WriteString(javaReadme(spec, bin, budget, extraArgs))
+		return []byte(b.String())
+	}
+	if !course {
+		fmt.Fprintf(&b, `Over zerokit's line protocol
+  No course referee plays %s, so this directory holds no referee adapter.
+  Programs play the agent through
+    %s serve -game %s -agent %s
+  on stdin/stdout (or -listen HOST:PORT for TCP): "zerokit serve -h"
+  describes the requests, the game's notation of moves and the thinking
+  budgets (-move-time, -game-time) on top of the search's own.
+`, gameName, bin, gameName, spec)
 		return []byte(b.String())
 	}
 	args := make([]string, len(serveArgs))

@@ -27,3 +27,22 @@ func TestReadmePlayLine(t *testing.T) {
 		}
 	}
 }
+
+// A game no course referee plays gets no referee adapter: its README says
+// how to play it through zerokit serve, and names no adapter file.
+func TestReadmeWithoutCourse(t *testing.T) {
+	got := string(readme(neural.Manifest{Game: "tictactoe"}, "default", "", Budget{}, nil, tictactoe.New()))
+	for _, want := range []string{"zerokit serve -game tictactoe -agent default", "No course referee plays tictactoe"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("README lacks %q:\n%s", want, got)
+		}
+	}
+	for _, unwanted := range []string{"referee.py", AdapterModule, AdapterConfig, PackageInit, "60 s of CPU"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("README names %q:\n%s", unwanted, got)
+		}
+	}
+	if CourseGame("tictactoe") || CourseGame("connect4") || !CourseGame("wyb-nolimit") || !CourseGame("squatter7") {
+		t.Error("CourseGame: want wyb* and squatter* only")
+	}
+}
