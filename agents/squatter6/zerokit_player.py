@@ -53,8 +53,10 @@ an agent thinking in a child process is invisible to it: the adapter does
 the referee's job. It charges the agent the CPU time of the zerokit process
 (all its threads, from /proc) plus the Python time spent in the adapter,
 and counts as its memory the zerokit process's peak resident set (VmHWM)
-plus the growth of the Python process's resident set since the adapter
-started. It logs both after every call (usage_log) and at exit (stderr),
+plus the growth of the Python process's peak resident set during the
+adapter's own calls (its start included). The referee's process also runs
+the other player, whose memory is not the agent's: growth while the other
+player thinks is not charged. It logs both after every call (usage_log) and at exit (stderr),
 and raises ZerokitResourceError, ending the game loudly, as soon as either
 exceeds its limit. (Connected to a server over TCP it can only measure
 the Python side.)
@@ -513,7 +515,8 @@ class Usage(object):
     """The resources one agent used in one game: see "Resource accounting"
     in the module documentation."""
 
-    def __init__(self, colour, module, limits, log=None, child_pid=None):
+    def __init__(self, colour, module, limits, log=None, child_pid=None,
+                 hwm_start_kb=None):
         self.colour, self.module = colour, module
         self.cpu_limit = limits.get('cpu_limit', DEFAULT_CPU_LIMIT)
         self.memory_limit = limits.get('memory_limit', DEFAULT_MEMORY_LIMIT)
@@ -525,7 +528,12 @@ class Usage(object):
         self.python_cpu = 0.0
         self.child_cpu = 0.0
         self.child_peak_kb = 0
-        self.rss0_kb = _proc_status_kb('self', 'VmRSS') or 0
+        # The Python process's peak when the adapter's current call began
+        # (or the adapter itself, for the first): growth past it during
+        # the call is the adapter's.
+        self._hwm_mark_kb = hwm_start_kb
+        if self._hwm_mark_kb is None:
+            self._hwm_mark_kb = _proc_status_kb('self', 'VmHWM') or 0
         self.python_growth_kb = 0
         self.calls = 0
         self.started = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
@@ -566,8 +574,14 @@ class Usage(object):
                 self.child_peak_kb = max(self.child_peak_kb, peak)
         hwm = _proc_status_kb('self', 'VmHWM')
         if hwm is not None:
-            self.python_growth_kb = max(self.python_growth_kb,
-                                        hwm - self.rss0_kb)
+            self.python_growth_kb += max(0, hwm - self._hwm_mark_kb)
+
+    def begin(self):
+        """Mark the start of one of the adapter's calls: the Python
+        process's peak so far, which the other player may have raised."""
+        hwm = _proc_status_kb('self', 'VmHWM')
+        if hwm is not None:
+            self._hwm_mark_kb = hwm
 
     def cpu_seconds(self):
         return self.child_cpu + self.python_cpu
@@ -647,6 +661,7 @@ class Player(object):
         self.locked = False      # the game is locked: answer locally
         self._ask_locked = True  # the server knows the "locked" request
         start = time.process_time()
+        hwm_start = _proc_status_kb('self', 'VmHWM')
         config = load_config(__file__)
         module = __name__.split('.')[0]
         log = config['usage_log']
@@ -655,7 +670,7 @@ class Player(object):
         self.conn = Connection(config, log + '.stderr' if log else None,
                                'zerokit_player %s (%s)' % (colour, module))
         pid = self.conn.proc.pid if self.conn.proc is not None else None
-        self.usage = Usage(colour, module, config, log, pid)
+        self.usage = Usage(colour, module, config, log, pid, hwm_start)
         # The finalizer ends the session before reporting (it holds the
         # connection: created later, it runs before the connection's own).
         self._report = weakref.finalize(self, _report_usage, self.usage,
@@ -710,6 +725,7 @@ class Player(object):
         if self.locked:
             self._account_locked(start)
             return None
+        self.usage.begin()
         action = action_from_json(self.conn.request('action %d' % turns))
         if action is None and self._ask_locked:
             self._check_locked()
@@ -726,6 +742,7 @@ class Player(object):
                     'forfeit (None) is legal' % action_to_json(action))
             self._account_locked(start)
             return
+        self.usage.begin()
         self.conn.request('update ' + action_to_json(action))
         self._account(start)
 
