@@ -92,11 +92,11 @@ course referee, and zerokit's opponent styles (-styles), against the agent
 (default: the shipped one, exported with -binary), -games games per
 opponent and colour, and prints one table: per opponent and colour W-D-L,
 score with its 95% interval, the games and how many were distinct (move
-sequences), and the agent's CPU and peak memory per game. The agent plays
-its first -opening actions at random (seeded per game pair), and the
-styles too, so a match against a deterministic player is more than one
-game; with -agent-temp the agent instead samples its first moves among
-those its search rates nearly alike (the styles keep -opening). A benchmark, not a test: a Watch Your Back! game takes up to a
+sequences), and the agent's CPU and peak memory per game. So that a
+match against a deterministic player is more than one game, the agent
+samples its first moves among those its search rates nearly alike
+(-agent-temp, seeded per game pair) and the styles play their first
+-opening actions at random (with -agent-temp 0 the agent does too). A benchmark, not a test: a Watch Your Back! game takes up to a
 minute of CPU per side. See docs/bench.md.
 
 flags:
@@ -114,8 +114,8 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	agentDir := fs.String("agent", "", "exported agent `directory` (default: the shipped agent, exported with -binary)")
 	binary := fs.String("binary", "", "zerokit executable of the adapters (default: this program; use the play-only build)")
 	games := fs.Int("games", 2, "games per opponent and colour")
-	opening := fs.Int("opening", 2, "random actions at the start of the agent's (and the styles') games")
-	agentTemp := fs.Float64("agent-temp", 0, "vary the agent's opening by its search instead of -opening's random actions: the first -agent-temp-moves moves sampled with probability proportional to N^(1/T) of the search's visits (network agents; 0: use -opening)")
+	opening := fs.Int("opening", 2, "random actions at the start of the styles' games (and the agent's, with -agent-temp 0)")
+	agentTemp := fs.Float64("agent-temp", 0.5, "vary the agent's opening by its search: the first -agent-temp-moves moves sampled with probability proportional to N^(1/T) of the search's visits (network agents); 0: -opening's random actions instead, as the styles play them")
 	agentTempMoves := fs.Int("agent-temp-moves", 8, "moves of the game (both sides') the agent plays at -agent-temp")
 	colour := fs.String("colour", "both", "the agent's colour: white, black or both (-games each)")
 	stylesFlag := fs.String("styles", "", "comma-separated opponent style specs (default: centre,locker,trader; Squatter: blocker,mirror; \"none\": none)")
