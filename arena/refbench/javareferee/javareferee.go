@@ -217,7 +217,9 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 
 // judgeByReplay replays the game's moves on zerokit's board (whose rules
 // are tested against the course's): a finished game gets its final score,
-// and a game that ended when the opponent rejected a move of the agent's
+// a game whose players claim different results gets the result of the
+// replayed board when one of the claims is that, and a game that ended
+// when the opponent rejected a move of the agent's
 // that the rules call legal is left out of the score (Failed) as the
 // opponent's misjudgement, not the agent's loss. A rejection that the rules
 // uphold, or a replay that fails, leaves the referee's outcome alone and
@@ -230,8 +232,19 @@ func judgeByReplay(g *refbench.Game, r result, n int, out string) {
 	}
 	if rp.final && rp.illegal < 0 {
 		g.FinalScore = &rp.scores
-		if w := winnerOf(rp.scores); r.winner != 0 && r.winner != w {
+		w := winnerOf(rp.scores)
+		switch {
+		case r.winner != 0 && r.winner != w:
 			g.Reason += fmt.Sprintf(" (the replayed board scores White %d, Black %d)", rp.scores[0], rp.scores[1])
+		case r.winner == 0 && (r.claims[0] == w || r.claims[1] == w):
+			// The players disagree and one of them is right: the
+			// replayed board decides, as a marker reading it would.
+			right := "White"
+			if r.claims[1] == w {
+				right = "Black"
+			}
+			g.Outcome = outcome(result{winner: w, moves: r.moves}, g.AgentColour)
+			g.Reason += fmt.Sprintf(" (the replayed board scores White %d, Black %d: %s's claim stands)", rp.scores[0], rp.scores[1], right)
 		}
 	}
 	if r.rejected == 0 {
@@ -270,6 +283,9 @@ type result struct {
 	// rejected is the player (1 White, 2 Black) whose move the other
 	// rejected, ending the game; 0 when none was.
 	rejected int
+	// claims are White's and Black's results when they disagree (winner
+	// 0), else zero.
+	claims [2]int
 }
 
 var (
@@ -331,6 +347,7 @@ func parseReferee(out, errText string) result {
 	case white && black && w == b && w >= 1 && w <= 3:
 		r.winner, r.reason = w, "game over"
 	case white && black:
+		r.claims = [2]int{w, b}
 		r.reason = fmt.Sprintf("the players disagree: White claims %d, Black %d", w, b)
 	default:
 		r.moves = placed

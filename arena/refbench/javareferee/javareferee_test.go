@@ -43,7 +43,7 @@ func TestParseReferee(t *testing.T) {
 		{"white wins", game(35, 1, 1), "", result{winner: 1, moves: 35, reason: "game over"}},
 		{"black wins", game(36, 2, 2), "", result{winner: 2, moves: 36, reason: "game over"}},
 		{"a draw", game(36, 3, 3), "", result{winner: 3, moves: 36, reason: "game over"}},
-		{"the players disagree", game(36, 1, 2), "", result{winner: 0, moves: 36, reason: "the players disagree: White claims 1, Black 2"}},
+		{"the players disagree", game(36, 1, 2), "", result{winner: 0, moves: 36, reason: "the players disagree: White claims 1, Black 2", claims: [2]int{1, 2}}},
 		{"black rejects white's move", placed(7) + "Exception: Player 2 rejected the move of player 1.\n", "", result{winner: 2, moves: 7, reason: "Black rejected the move of White", rejected: 1}},
 		{"white rejects black's move", placed(8) + "Exception: Player 1 rejected the move of player 2.\n", "", result{winner: 1, moves: 8, reason: "White rejected the move of Black", rejected: 2}},
 		{"white's player fails", placed(5), "zerokit_player white: the agent used 2.00 s of CPU\nException in thread \"main\" zerokit.ZerokitPlayer$ZerokitException: zerokit player white: the agent used 2.00 s of CPU, over the limit of 1 s per game\n\tat zerokit.ZerokitPlayer.fail(ZerokitPlayer.java:1)\nzerokit_opponent black: 0.1 s CPU\n",
@@ -141,6 +141,8 @@ func TestJudgeByReplay(t *testing.T) {
 		reasonSuffix string
 	}{
 		{"a finished 0-0 draw", full + "Player one (White) indicate winner as: 3\nPlayer two (Black) indicate winner as: 3\n", "white", refbench.Draw, &[2]int{0, 0}, "game over"},
+		{"the players disagree and the replay sides with the agent", full + "Player one (White) indicate winner as: 2\nPlayer two (Black) indicate winner as: 3\n", "black", refbench.Draw, &[2]int{0, 0}, "Black's claim stands)"},
+		{"the players disagree and neither is right", full + "Player one (White) indicate winner as: 1\nPlayer two (Black) indicate winner as: 2\n", "white", refbench.Failed, &[2]int{0, 0}, "Black 2"},
 		{"the opponent rejects a legal move of the agent", capture + "Exception: Player 1 rejected the move of player 2.\n", "black", refbench.Failed, nil, "left out of the score)"},
 		{"the opponent rejects an illegal move of the agent", placings("0:1", "5:5", "1:0", "5:4", "1:2", "5:3", "2:1", "1:1") + "Exception: Player 1 rejected the move of player 2.\n", "black", refbench.Loss, nil, "captured territory)"},
 		{"the agent rejects the opponent's legal move", capture + "Exception: Player 1 rejected the move of player 2.\n", "white", refbench.Win, nil, "Black"},
