@@ -252,7 +252,7 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	// games of two kinds of opening.
 	opts.AgentID += ", bench " + benchNoise(*opening, *agentTemp, *agentTempMoves)
 	if *jsonOut != "" {
-		done, err := earlierBenchGames(*jsonOut, *resume, opts)
+		done, err := earlierGames(*jsonOut, *resume, opts)
 		if err != nil {
 			return err
 		}
@@ -311,32 +311,4 @@ func benchNoise(opening int, temp float64, tempMoves int) string {
 		return fmt.Sprintf("agent temperature %g for %d moves, styles' opening %d", temp, tempMoves, opening)
 	}
 	return fmt.Sprintf("opening %d", opening)
-}
-
-// earlierBenchGames returns the games of a bench recorded in path (an
-// earlier -json) for refbench.Options.Done when resume is set and path
-// exists; an existing path without resume is an error, as its games would
-// be overwritten.
-func earlierBenchGames(path string, resume bool, opts refbench.Options) ([]refbench.Game, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("-json: %w", err)
-	}
-	if !resume {
-		return nil, fmt.Errorf("-json: %s exists: give -resume to continue its bench, or another file", path)
-	}
-	var rec struct {
-		Matches []refbench.Match `json:"matches"`
-	}
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, fmt.Errorf("-resume: %s: %w", path, err)
-	}
-	games, err := refbench.ResumeGames(rec.Matches, opts)
-	if err != nil {
-		return nil, fmt.Errorf("-resume: %s: %w", path, err)
-	}
-	return games, nil
 }

@@ -70,13 +70,13 @@ func TestBenchTable(t *testing.T) {
 	}
 }
 
-// TestEarlierBenchGames checks -resume's reading of a recorded bench: its
+// TestEarlierBenchGames checks earlierGames on bench-run's record: -resume's reading of a recorded bench: its
 // games when the agent (with the bench's noise) and limits match, an error
 // naming the problem otherwise, and no overwriting without -resume.
 func TestEarlierBenchGames(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "bench.json")
 	opts := refbench.Options{AgentID: "w, bench opening 2", TimeLimit: 60, SpaceLimit: 100, Opponents: []refbench.Opponent{{Spec: "centre"}}, Games: 4}
-	if games, err := earlierBenchGames(file, true, opts); err != nil || games != nil {
+	if games, err := earlierGames(file, true, opts); err != nil || games != nil {
 		t.Errorf("no file yet: %v, %v", games, err)
 	}
 	rec := `{"agent": "w, bench opening 2", "matches": [{"opponent": "centre", "agent": "w, bench opening 2", "time_limit": 60, "space_limit": 100,
@@ -84,15 +84,15 @@ func TestEarlierBenchGames(t *testing.T) {
 	if err := os.WriteFile(file, []byte(rec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := earlierBenchGames(file, false, opts); err == nil || !strings.Contains(err.Error(), "give -resume") {
+	if _, err := earlierGames(file, false, opts); err == nil || !strings.Contains(err.Error(), "give -resume") {
 		t.Errorf("an existing file without -resume: %v", err)
 	}
-	games, err := earlierBenchGames(file, true, opts)
+	games, err := earlierGames(file, true, opts)
 	if err != nil || len(games) != 1 || games[0].Index != 1 || games[0].Outcome != refbench.Loss {
 		t.Errorf("resume: %+v, %v", games, err)
 	}
 	opts.AgentID = "w, bench agent temperature 0.5 for 8 moves, styles' opening 2"
-	if _, err := earlierBenchGames(file, true, opts); err == nil || !strings.Contains(err.Error(), "are of agent") {
+	if _, err := earlierGames(file, true, opts); err == nil || !strings.Contains(err.Error(), "are of agent") {
 		t.Errorf("another noise: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -361,8 +362,8 @@ func agentSearch(dir string, m neural.Manifest) string {
 	return s
 }
 
-// earlierGames returns the games recorded in path for opts.Done when
-// resume is set and path exists. An existing path without resume is an
+// earlierGames returns the games recorded in path (refbench's or
+// bench-run's -json) for opts.Done when resume is set and path exists. An existing path without resume is an
 // error: its games would be overwritten by the first new one.
 func earlierGames(path string, resume bool, opts refbench.Options) ([]refbench.Game, error) {
 	b, err := os.ReadFile(path)
@@ -375,8 +376,19 @@ func earlierGames(path string, resume bool, opts refbench.Options) ([]refbench.G
 	if !resume {
 		return nil, fmt.Errorf("-json: %s exists: give -resume to continue its matches, or another file", path)
 	}
+	// refbench records a list of matches; bench-run an object holding
+	// them with its table's rows.
 	var prev []refbench.Match
-	if err := json.Unmarshal(b, &prev); err != nil {
+	if trimmed := bytes.TrimSpace(b); len(trimmed) > 0 && trimmed[0] == '{' {
+		var rec struct {
+			Matches []refbench.Match `json:"matches"`
+		}
+		err = json.Unmarshal(b, &rec)
+		prev = rec.Matches
+	} else {
+		err = json.Unmarshal(b, &prev)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("-resume: %s: %w", path, err)
 	}
 	games, err := refbench.ResumeGames(prev, opts)
