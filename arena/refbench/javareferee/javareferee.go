@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/zerokit/zerokit/arena/refbench"
+	"github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/javaadapter"
 )
 
@@ -216,14 +217,13 @@ func (t *Table) Play(ctx context.Context, o *refbench.Options, gdir string, opp 
 }
 
 // judgeByReplay replays the game's moves on zerokit's board (whose rules
-// are tested against the course's): a finished game gets its final score,
-// a game whose players claim different results gets the result of the
-// replayed board when one of the claims is that, and a game that ended
-// when the opponent rejected a move of the agent's
-// that the rules call legal is left out of the score (Failed) as the
-// opponent's misjudgement, not the agent's loss. A rejection that the rules
-// uphold, or a replay that fails, leaves the referee's outcome alone and
-// says so in the reason.
+// are tested against the course's): a finished game gets its final score;
+// a game whose players claim different results gets the replayed board's
+// result when it is one of the claims; and a game that ended when the
+// opponent rejected a move of the agent's that the rules call legal is
+// left out of the score (Failed) as the opponent's misjudgement, not the
+// agent's loss. A rejection that the rules uphold, or a replay that fails,
+// leaves the referee's outcome alone and says so in the reason.
 func judgeByReplay(g *refbench.Game, r result, n int, out string) {
 	rp, err := replay(n, out)
 	if err != nil {
@@ -263,15 +263,15 @@ func judgeByReplay(g *refbench.Game, r result, n int, out string) {
 	}
 }
 
-// winnerOf is the course's winner code of final scores.
+// winnerOf is the course's winner code of final scores (White's, Black's).
 func winnerOf(scores [2]int) int {
 	switch {
 	case scores[0] > scores[1]:
-		return 1
+		return squatter.RefereeWhite
 	case scores[1] > scores[0]:
-		return 2
+		return squatter.RefereeBlack
 	}
-	return 3
+	return squatter.RefereeDraw
 }
 
 // result is what a referee run says about a game.
