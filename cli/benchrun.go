@@ -96,8 +96,10 @@ sequences), and the agent's CPU and peak memory per game. So that a
 match against a deterministic player is more than one game, the agent
 samples its first moves among those its search rates nearly alike
 (-agent-temp, seeded per game pair) and the styles play their first
--opening actions at random (with -agent-temp 0 the agent does too). A benchmark, not a test: a Watch Your Back! game takes up to a
-minute of CPU per side. See docs/bench.md.
+-opening actions at random (with -agent-temp 0 the agent does too).
+-json FILE -resume plays a long bench in chunks. A benchmark, not a
+test: a Watch Your Back! game takes up to a minute of CPU per side. See
+docs/bench.md.
 
 flags:
 `
