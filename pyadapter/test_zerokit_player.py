@@ -64,7 +64,12 @@ class TestUsageMemory(unittest.TestCase):
             u.begin()                           # a call that grows nothing
             u.measure(0.0)
             self.assertEqual(u.python_growth_kb, 2500)
-            self.assertAlmostEqual(u.peak_mb(), (50000 + 2500) / 1024.0)
+            u.begin()
+            status[('self', 'VmHWM')] = 42000   # this call: 0.5 MB ...
+            u.measure(0.0)
+            u.measure(0.0)                      # ... measured twice, charged once
+            self.assertEqual(u.python_growth_kb, 3000)
+            self.assertAlmostEqual(u.peak_mb(), (50000 + 3000) / 1024.0)
 
 
 class TestConfig(testsupport.AdapterTestCase):

@@ -56,8 +56,8 @@ and counts as its memory the zerokit process's peak resident set (VmHWM)
 plus the growth of the Python process's peak resident set during the
 adapter's own calls (its start included). The referee's process also runs
 the other player, whose memory is not the agent's: growth while the other
-player thinks is not charged. It logs both after every call (usage_log) and at exit (stderr),
-and raises ZerokitResourceError, ending the game loudly, as soon as either
+player thinks is not charged. It logs both after every call (usage_log)
+and at exit (stderr), and raises ZerokitResourceError, ending the game loudly, as soon as either
 exceeds its limit. (Connected to a server over TCP it can only measure
 the Python side.)
 
@@ -574,7 +574,9 @@ class Usage(object):
                 self.child_peak_kb = max(self.child_peak_kb, peak)
         hwm = _proc_status_kb('self', 'VmHWM')
         if hwm is not None:
+            # Charged once: the mark moves up to what was charged.
             self.python_growth_kb += max(0, hwm - self._hwm_mark_kb)
+            self._hwm_mark_kb = max(self._hwm_mark_kb, hwm)
 
     def begin(self):
         """Mark the start of one of the adapter's calls: the Python
