@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,11 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
 	"github.com/zerokit/zerokit/arena/refbench"
 	"github.com/zerokit/zerokit/arena/refbench/bench"
 	"github.com/zerokit/zerokit/arena/refbench/javareferee"
-	"github.com/zerokit/zerokit/internal/atomicfile"
 	"github.com/zerokit/zerokit/mcts"
 )
 
@@ -85,6 +84,7 @@ func runBenchFetch(ctx context.Context, args []string, _ io.Reader, stdout, stde
 
 const benchRunUsage = `usage: zerokit bench-run -referee PATH/referee.py [flags]
        zerokit bench-run -game squatterN -java-referee DIR [flags]
+       zerokit bench-run -table FILE [-add-to AGENT_DIR]
 
 Plays the bench of real opponents: every public course agent of the
 manifest that runs (extracted by bench-fetch into -dir), in the unmodified
@@ -97,7 +97,12 @@ match against a deterministic player is more than one game, the agent
 samples its first moves among those its search rates nearly alike
 (-agent-temp, seeded per game pair) and the styles play their first
 -opening actions at random (with -agent-temp 0 the agent does too).
--json FILE -resume plays a long bench in chunks. A benchmark, not a
+-json FILE -resume plays a long bench in chunks; the file records the
+agent, the game, every game, and the revisions and command lines that
+played them. -add-to DIR adds the bench's matches (one per opponent, both
+colours, with the distinct games) to the exported agent DIR's evaluation
+table, after the games or, with -table, from the record; the weights that
+played must be DIR's. A benchmark, not a
 test: a Watch Your Back! game takes up to a minute of CPU per side. See
 docs/bench.md.
 
@@ -132,11 +137,30 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	keep := fs.String("keep", "", "keep each game's directory under `DIR`")
 	resume := fs.Bool("resume", false, "continue the bench recorded in -json's FILE (same agent, noise, limits and opponents), playing only the games it lacks: a full bench in chunks")
 	tableOf := fs.String("table", "", "print the table of the games recorded in `FILE` (an earlier -json) and stop")
+	addTo := fs.String("add-to", "", "add the bench's matches, one per opponent, to the evaluation table (provenance) of the exported agent `DIR` whose weights played them: after the games, or with -table those recorded")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *tableOf != "" {
-		return printBenchTable(*tableOf, stdout)
+		rec, err := readBenchRecord(*tableOf)
+		if err != nil {
+			return fmt.Errorf("-table: %w", err)
+		}
+		if err := bench.WriteTable(stdout, bench.Rows(rec.Matches)); err != nil {
+			return err
+		}
+		if *addTo == "" {
+			return nil
+		}
+		ended := time.Now()
+		if st, err := os.Stat(*tableOf); err == nil {
+			ended = st.ModTime()
+		}
+		if err := addBenchTo(*addTo, rec, commandLine("bench-run", args), ended); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "added %d matches to the evaluation table of %s\n", len(rec.Matches), *addTo)
+		return nil
 	}
 	n, squatter, err := refbenchGame(*gameName)
 	if err != nil {
@@ -253,21 +277,37 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	// The noise is part of the agent's record: -resume does not mix the
 	// games of two kinds of opening.
 	opts.AgentID += ", bench " + benchNoise(*opening, *agentTemp, *agentTempMoves)
+	rec := benchRecord{Agent: opts.AgentID, Game: *gameName}
 	if *jsonOut != "" {
 		done, err := earlierGames(*jsonOut, *resume, opts)
 		if err != nil {
 			return err
 		}
 		opts.Done = done
+		if len(done) > 0 {
+			// earlierGames checked the agent; keep the runs that played.
+			if prev, err := readBenchRecord(*jsonOut); err == nil {
+				rec.Revisions, rec.Commands = prev.Revisions, prev.Commands
+			}
+		}
 	} else if *resume {
 		return errors.New("-resume: give the -json FILE that records the bench")
 	}
-	writeJSON := func(matches []refbench.Match) error {
-		b, err := json.MarshalIndent(map[string]any{"agent": opts.AgentID, "rows": bench.Rows(matches), "matches": matches}, "", "  ")
-		if err != nil {
-			return err
+	rec.addRun(sourceRevision(), commandLine("bench-run", args))
+	if *addTo != "" {
+		// Stop before the first game if the games could not be added.
+		sum, err := rec.weights()
+		if err == nil {
+			err = neural.CheckEvaluationTarget(*addTo, sum)
 		}
-		return atomicfile.WriteFile(*jsonOut, append(b, '\n'), 0o644)
+		if err != nil {
+			return fmt.Errorf("-add-to: %w", err)
+		}
+	}
+	writeJSON := func(matches []refbench.Match) error {
+		r := rec
+		r.Matches = matches
+		return r.write(*jsonOut)
 	}
 	if *jsonOut != "" {
 		// Rewritten after every game: a stopped bench keeps its games.
@@ -283,27 +323,18 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		return err
 	}
 	if *jsonOut != "" {
-		return writeJSON(matches)
+		if err := writeJSON(matches); err != nil {
+			return err
+		}
+	}
+	if *addTo != "" {
+		rec.Matches = matches
+		if err := addBenchTo(*addTo, rec, "", time.Now()); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "added %d matches to the evaluation table of %s\n", len(matches), *addTo)
 	}
 	return nil
-}
-
-// printBenchTable prints the table of the games in a bench-run -json file.
-func printBenchTable(file string, stdout io.Writer) error {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return fmt.Errorf("-table: %w", err)
-	}
-	var rec struct {
-		Matches []refbench.Match `json:"matches"`
-	}
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return fmt.Errorf("-table: %s: %w", file, err)
-	}
-	if len(rec.Matches) == 0 {
-		return fmt.Errorf("-table: %s records no matches", file)
-	}
-	return bench.WriteTable(stdout, bench.Rows(rec.Matches))
 }
 
 // benchNoise describes how a bench varies its games: the agent's random

@@ -134,6 +134,10 @@ type Evaluation struct {
 	// Excluded counts games left out of the results (unfinished, or
 	// failed without a winner).
 	Excluded int `json:"excluded,omitempty"`
+	// Distinct counts the different games of the match (by their move
+	// sequences), when the match recorded it: two deterministic players
+	// repeat one game, and then the results are one result.
+	Distinct int `json:"distinct,omitempty"`
 	// Resources describes what the agent used per game in a match under
 	// the course's limits (CPU time, peak memory).
 	Resources string `json:"resources,omitempty"`
@@ -177,14 +181,22 @@ func readEvaluationTarget(dir, weightsSHA256 string) (Manifest, error) {
 // atomically; an agent without provenance (exported from a checkpoint
 // that had none) is an error.
 func AppendEvaluation(dir, weightsSHA256 string, e Evaluation) error {
-	if e.Opponent == "" || e.Command == "" {
-		return errors.New("evaluation: opponent and command are required")
+	return AppendEvaluations(dir, weightsSHA256, e)
+}
+
+// AppendEvaluations adds several evaluations at once, as AppendEvaluation
+// adds one: all of them or, on an error, none.
+func AppendEvaluations(dir, weightsSHA256 string, evals ...Evaluation) error {
+	for _, e := range evals {
+		if e.Opponent == "" || e.Command == "" {
+			return errors.New("evaluation: opponent and command are required")
+		}
 	}
 	m, err := readEvaluationTarget(dir, weightsSHA256)
 	if err != nil {
 		return err
 	}
-	m.Provenance.Evaluations = append(m.Provenance.Evaluations, e)
+	m.Provenance.Evaluations = append(m.Provenance.Evaluations, evals...)
 	b, err := m.Encode()
 	if err != nil {
 		return err
