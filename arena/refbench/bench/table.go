@@ -29,7 +29,8 @@ type Row struct {
 }
 
 // Rows makes the table's rows of matches: per opponent, the agent as
-// White then as Black.
+// White then as Black, leaving out a colour with no game (a bench of one
+// colour, -colour).
 func Rows(matches []refbench.Match) []Row {
 	var rows []Row
 	for _, m := range matches {
@@ -64,9 +65,10 @@ func Rows(matches []refbench.Match) []Row {
 				r.MaxCPU = max(r.MaxCPU, g.AgentCPU)
 				r.MaxPeakMB = max(r.MaxPeakMB, g.AgentPeakMB)
 			}
-			if r.Games > 0 {
-				r.MeanCPU, r.MeanPeakMB = cpu/float64(r.Games), mem/float64(r.Games)
+			if r.Games == 0 {
+				continue
 			}
+			r.MeanCPU, r.MeanPeakMB = cpu/float64(r.Games), mem/float64(r.Games)
 			rows = append(rows, r)
 		}
 	}

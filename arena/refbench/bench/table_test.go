@@ -43,6 +43,12 @@ func TestRowsAndTable(t *testing.T) {
 	if strings.Contains(sb.String(), "ended 0-0") {
 		t.Errorf("a table without final scores has a 0-0 column:\n%s", sb.String())
 	}
+	// A bench of one colour has no row for the other.
+	m.Games = m.Games[:2]
+	m.AsBlack, m.DistinctAsBlack = refbench.Score{}, 0
+	if rows := Rows([]refbench.Match{m}); len(rows) != 1 || rows[0].Colour != "white" {
+		t.Errorf("white games only: rows %+v", rows)
+	}
 }
 
 // TestTableZeroZero checks the Squatter column: games ending 0-0 among the
