@@ -92,14 +92,11 @@ func (r benchRecord) weights() (string, error) {
 // record's revisions and commands (else fallback, the command adding
 // them) and time ended.
 func (r benchRecord) evaluations(fallback string, ended time.Time) ([]neural.Evaluation, error) {
-	where := "referee"
-	if r.Game != "" && r.Game != "wyb" {
-		n, squatter, err := refbenchGame(r.Game)
-		if err != nil {
+	n, squatter := 0, false
+	if r.Game != "" {
+		var err error
+		if n, squatter, err = refbenchGame(r.Game); err != nil {
 			return nil, fmt.Errorf("the bench's game: %w", err)
-		}
-		if squatter {
-			where = fmt.Sprintf("Java referee, %dx%d", n, n)
 		}
 	}
 	_, search, _ := strings.Cut(r.Agent, ", search ")
@@ -109,21 +106,12 @@ func (r benchRecord) evaluations(fallback string, ended time.Time) ([]neural.Eva
 	}
 	var out []neural.Evaluation
 	for _, m := range r.Matches {
-		if m.All.Wins+m.All.Draws+m.All.Losses == 0 {
+		e, ok := matchEvaluation(m, fmt.Sprintf("%s (bench, %s)", m.Opponent, refereeWhere(n, squatter)), search)
+		if !ok {
 			continue
 		}
-		out = append(out, neural.Evaluation{
-			Opponent: fmt.Sprintf("%s (bench, %s)", m.Opponent, where),
-			Wins:     m.All.Wins, Draws: m.All.Draws, Losses: m.All.Losses,
-			Score: m.All.Score, Low: m.All.Low, High: m.All.High,
-			Search: search, Command: command, Time: ended.UTC().Truncate(time.Second),
-			Commit:    strings.Join(r.Revisions, ", "),
-			AsFirst:   newResults(m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses),
-			AsSecond:  newResults(m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses),
-			Excluded:  m.Unfinished + m.Failed,
-			Distinct:  m.DistinctAsWhite + m.DistinctAsBlack,
-			Resources: fmt.Sprintf("agent CPU s per game: mean %.1f, max %.1f; peak memory %.1f MB", m.MeanCPU, m.MaxCPU, m.MaxPeakMB),
-		})
+		e.Command, e.Time, e.Commit = command, ended.UTC().Truncate(time.Second), strings.Join(r.Revisions, ", ")
+		out = append(out, e)
 	}
 	if len(out) == 0 {
 		return nil, errors.New("the bench has no scored game")
@@ -131,20 +119,20 @@ func (r benchRecord) evaluations(fallback string, ended time.Time) ([]neural.Eva
 	return out, nil
 }
 
-// addBenchTo adds the record's matches to the evaluation table of the
-// exported agent in dir, whose weights must be those that played; the
-// manifest is rewritten once, atomically.
-func addBenchTo(dir string, r benchRecord, fallback string, ended time.Time) error {
+// addBenchTo adds the record's scored matches to the evaluation table of
+// the exported agent in dir, whose weights must be those that played, and
+// returns how many; the manifest is rewritten once, atomically.
+func addBenchTo(dir string, r benchRecord, fallback string, ended time.Time) (int, error) {
 	sum, err := r.weights()
 	if err != nil {
-		return fmt.Errorf("-add-to: %w", err)
+		return 0, fmt.Errorf("-add-to: %w", err)
 	}
 	evals, err := r.evaluations(fallback, ended)
 	if err != nil {
-		return fmt.Errorf("-add-to: %w", err)
+		return 0, fmt.Errorf("-add-to: %w", err)
 	}
 	if err := neural.AppendEvaluations(dir, sum, evals...); err != nil {
-		return fmt.Errorf("-add-to: %w", err)
+		return 0, fmt.Errorf("-add-to: %w", err)
 	}
-	return nil
+	return len(evals), nil
 }

@@ -156,10 +156,11 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		if st, err := os.Stat(*tableOf); err == nil {
 			ended = st.ModTime()
 		}
-		if err := addBenchTo(*addTo, rec, commandLine("bench-run", args), ended); err != nil {
+		added, err := addBenchTo(*addTo, rec, commandLine("bench-run", args), ended)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "added %d matches to the evaluation table of %s\n", len(rec.Matches), *addTo)
+		fmt.Fprintf(stdout, "added %d matches to the evaluation table of %s\n", added, *addTo)
 		return nil
 	}
 	n, squatter, err := refbenchGame(*gameName)
@@ -329,10 +330,11 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	}
 	if *addTo != "" {
 		rec.Matches = matches
-		if err := addBenchTo(*addTo, rec, "", time.Now()); err != nil {
+		added, err := addBenchTo(*addTo, rec, "", time.Now())
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "added %d matches to the evaluation table of %s\n", len(matches), *addTo)
+		fmt.Fprintf(stdout, "added %d matches to the evaluation table of %s\n", added, *addTo)
 	}
 	return nil
 }

@@ -142,6 +142,9 @@ func TestBenchAddTo(t *testing.T) {
 	if code := run(context.Background(), []string{"bench-run", "-table", good, "-add-to", dir}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
+	if !strings.Contains(stdout.String(), "added 1 matches") {
+		t.Errorf("stdout %q: want the count of matches added (1: the other has no scored game)", stdout.String())
+	}
 	m2, err := neural.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -238,20 +238,9 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		return nil
 	}
 	for _, m := range matches {
-		if m.All.Wins+m.All.Draws+m.All.Losses == 0 {
+		e, ok := matchEvaluation(m, fmt.Sprintf("%s (%s)", m.Opponent, refereeWhere(n, squatter)), search)
+		if !ok {
 			continue
-		}
-		where := " (referee)"
-		if squatter {
-			where = fmt.Sprintf(" (Java referee, %dx%d)", n, n)
-		}
-		e := neural.Evaluation{
-			Opponent: m.Opponent + where, Wins: m.All.Wins, Draws: m.All.Draws, Losses: m.All.Losses,
-			Score: m.All.Score, Low: m.All.Low, High: m.All.High, Search: search,
-			AsFirst:   newResults(m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses),
-			AsSecond:  newResults(m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses),
-			Excluded:  m.Unfinished + m.Failed,
-			Resources: fmt.Sprintf("agent CPU s per game: mean %.1f, max %.1f; peak memory %.1f MB", m.MeanCPU, m.MaxCPU, m.MaxPeakMB),
 		}
 		if err := target.add(e); err != nil {
 			return err
@@ -478,4 +467,34 @@ func exportShipped(tmp string, squatter bool, bin string) (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+// refereeWhere names the referee a match was played in, for the opponent
+// of its evaluation: the 2018 course's ("referee") or, for Squatter on an
+// N x N board, the 2015 course's Java one.
+func refereeWhere(n int, squatter bool) string {
+	if squatter {
+		return fmt.Sprintf("Java referee, %dx%d", n, n)
+	}
+	return "referee"
+}
+
+// matchEvaluation is the evaluation-table entry of a refereed match
+// against opponent (the label to record), played with search: its
+// results by colour, the games left out, the distinct games and the
+// agent's resources. The caller stamps the command, time and commit. ok
+// is false for a match with no scored game.
+func matchEvaluation(m refbench.Match, opponent, search string) (e neural.Evaluation, ok bool) {
+	if m.All.Wins+m.All.Draws+m.All.Losses == 0 {
+		return neural.Evaluation{}, false
+	}
+	return neural.Evaluation{
+		Opponent: opponent, Wins: m.All.Wins, Draws: m.All.Draws, Losses: m.All.Losses,
+		Score: m.All.Score, Low: m.All.Low, High: m.All.High, Search: search,
+		AsFirst:   newResults(m.AsWhite.Wins, m.AsWhite.Draws, m.AsWhite.Losses),
+		AsSecond:  newResults(m.AsBlack.Wins, m.AsBlack.Draws, m.AsBlack.Losses),
+		Excluded:  m.Unfinished + m.Failed,
+		Distinct:  m.DistinctAsWhite + m.DistinctAsBlack,
+		Resources: fmt.Sprintf("agent CPU s per game: mean %.1f, max %.1f; peak memory %.1f MB", m.MeanCPU, m.MaxCPU, m.MaxPeakMB),
+	}, true
 }
