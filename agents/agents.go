@@ -1,7 +1,9 @@
-// Package agents holds the trained agents that ship with zerokit, one
-// exported agent directory (see "zerokit export") per game: wyb for Watch
-// Your Back!, squatter6 for Squatter (trained on 6x6, its spatial policy
-// head plays any board size) and connect4 for Connect Four (7x6). They are
+// Package agents holds the trained agents that ship with zerokit, exported
+// agent directories (see "zerokit export"): wyb for Watch Your Back!,
+// squatter6 and squatter7 for Squatter (trained on 6x6, then fine-tuned on
+// 7x7; their spatial policy head plays any board size, and squatter6
+// plays the sizes no agent was trained for) and connect4 for Connect Four
+// (7x6). They are
 // embedded in the program, so the agent spec "default" works from any
 // directory and in the play-only build.
 //
@@ -26,18 +28,28 @@ import (
 	"github.com/zerokit/zerokit/internal/atomicfile"
 )
 
-//go:embed wyb squatter6 connect4
+//go:embed wyb squatter6 squatter7 connect4
 var shipped embed.FS
 
-// Names lists the shipped agents.
-func Names() []string { return []string{"wyb", "squatter6", "connect4"} }
+// Names lists the shipped agents, the first of each game family first.
+func Names() []string { return []string{"wyb", "squatter6", "squatter7", "connect4"} }
 
 // For returns the name of the shipped agent that plays the game named
 // game (a name as env.Game.Name gives it: wyb, wyb-nolimit, squatter7, ...):
-// the one trained on a game of the same family (package env/games, where
+// the one trained on that very game if there is one, else the first of
+// Names trained on a game of the same family (package env/games, where
 // both games must be registered).
 func For(game string) (string, error) {
 	if want, err := games.ConfigFromName(game); err == nil {
+		for _, name := range Names() {
+			m, err := Manifest(name)
+			if err != nil {
+				return "", err
+			}
+			if m.Game == game {
+				return name, nil
+			}
+		}
 		for _, name := range Names() {
 			m, err := Manifest(name)
 			if err != nil {

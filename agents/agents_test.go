@@ -31,6 +31,7 @@ func TestShippedAgents(t *testing.T) {
 	}{
 		{"wyb", "wyb", 40},
 		{"squatter6", "squatter6", 36},
+		{"squatter7", "squatter7", 49},
 		{"connect4", "connect4", 42},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -380,11 +381,12 @@ func TestShippedManifestSearch(t *testing.T) {
 	}
 }
 
-// For finds the shipped agent of a game's family, for every rule variant.
+// For finds the shipped agent trained on the game itself, else the first
+// of its family, for every rule variant.
 func TestFor(t *testing.T) {
 	for _, tc := range []struct{ game, want string }{
 		{"wyb", "wyb"}, {"wyb-nolimit", "wyb"}, {"wyb-limit100", "wyb"},
-		{"squatter6", "squatter6"}, {"squatter9", "squatter6"},
+		{"squatter6", "squatter6"}, {"squatter7", "squatter7"}, {"squatter9", "squatter6"}, {"squatter13", "squatter6"},
 		{"tictactoe", ""}, {"wybx", ""}, {"chess", ""}, {"", ""},
 	} {
 		got, err := agents.For(tc.game)

@@ -218,7 +218,7 @@ func runBenchRun(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		if agent, err = exportShipped(tmp, squatter, bin); err != nil {
+		if agent, err = exportShipped(tmp, *gameName, bin); err != nil {
 			return err
 		}
 	}

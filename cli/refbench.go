@@ -16,6 +16,7 @@ import (
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
 	"github.com/zerokit/zerokit/agent/spec"
+	shipped "github.com/zerokit/zerokit/agents"
 	"github.com/zerokit/zerokit/arena/refbench"
 	"github.com/zerokit/zerokit/arena/refbench/javareferee"
 	squatterpkg "github.com/zerokit/zerokit/env/squatter"
@@ -140,7 +141,7 @@ func runRefbench(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		if dir, err = exportShipped(tmp, squatter, bin); err != nil {
+		if dir, err = exportShipped(tmp, *gameName, bin); err != nil {
 			return err
 		}
 	}
@@ -445,17 +446,17 @@ func parseOpponent(v string) (refbench.Opponent, error) {
 	return o, nil
 }
 
-// exportShipped exports the shipped agent of Watch Your Back! (or, when
-// squatter, the shipped Squatter agent, whose 6x6 network plays every N)
-// into tmp/agent with adapters that run bin, and returns that directory.
-// The budget is the export's default: 55 s for Watch Your Back!, the
-// course's for N for Squatter.
-func exportShipped(tmp string, squatter bool, bin string) (string, error) {
-	shipped := "wyb"
-	if squatter {
-		shipped = "squatter6"
+// exportShipped exports the shipped agent for game (wyb or squatterN:
+// the one trained on that size, else the 6x6 one, whose network plays
+// every N) into tmp/agent with adapters that run bin, and returns that
+// directory. The budget is the export's default: 55 s for Watch Your
+// Back!, the course's for N for Squatter.
+func exportShipped(tmp, game, bin string) (string, error) {
+	name, err := shipped.For(game)
+	if err != nil {
+		return "", err
 	}
-	weights, m, err := shippedWeights(shipped, "")
+	weights, m, err := shippedWeights(name, "")
 	if err != nil {
 		return "", err
 	}
