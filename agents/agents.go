@@ -1,11 +1,11 @@
 // Package agents holds the trained agents that ship with zerokit, exported
 // agent directories (see "zerokit export"): wyb for Watch Your Back!,
-// squatter6 and squatter7 for Squatter (trained on 6x6, then fine-tuned on
-// 7x7; their spatial policy head plays any board size, and squatter6
-// plays the sizes no agent was trained for) and connect4 for Connect Four
-// (7x6). They are
-// embedded in the program, so the agent spec "default" works from any
-// directory and in the play-only build.
+// squatter6 for Squatter (trained on 6x6, then against the blocker style;
+// its spatial policy head plays any board size), squatter7 for Squatter on
+// 7x7 (the same network before that fine-tune, which plays 7x7 better) and
+// connect4 for Connect Four (7x6). They are embedded in the program, so
+// the agent spec "default" works from any directory and in the play-only
+// build.
 //
 // Each directory's agent.json records its provenance: the commit, command
 // and configuration that trained it, its training steps and wall time, the
@@ -21,6 +21,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/zerokit/zerokit/agent/neural"
@@ -36,19 +37,13 @@ func Names() []string { return []string{"wyb", "squatter6", "squatter7", "connec
 
 // For returns the name of the shipped agent that plays the game named
 // game (a name as env.Game.Name gives it: wyb, wyb-nolimit, squatter7, ...):
-// the one trained on that very game if there is one, else the first of
-// Names trained on a game of the same family (package env/games, where
+// the one named after the game if there is one (squatter7), else the first
+// of Names trained on a game of the same family (package env/games, where
 // both games must be registered).
 func For(game string) (string, error) {
 	if want, err := games.ConfigFromName(game); err == nil {
-		for _, name := range Names() {
-			m, err := Manifest(name)
-			if err != nil {
-				return "", err
-			}
-			if m.Game == game {
-				return name, nil
-			}
+		if slices.Contains(Names(), game) {
+			return game, nil
 		}
 		for _, name := range Names() {
 			m, err := Manifest(name)

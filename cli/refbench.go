@@ -447,8 +447,8 @@ func parseOpponent(v string) (refbench.Opponent, error) {
 }
 
 // exportShipped exports the shipped agent for game (wyb or squatterN:
-// the one trained on that size, else the 6x6 one, whose network plays
-// every N) into tmp/agent with adapters that run bin, and returns that
+// agents.For's, squatter7 on 7x7 and squatter6, whose network plays every
+// N, on the others) into tmp/agent with adapters that run bin, and returns that
 // directory. The budget is the export's default: 55 s for Watch Your
 // Back!, the course's for N for Squatter.
 func exportShipped(tmp, game, bin string) (string, error) {

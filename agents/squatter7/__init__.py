@@ -1,4 +1,4 @@
-"""zerokit agent squatter7-step7250-avg28 (game squatter7, training step 7250), written by zerokit export.
+"""zerokit agent squatter6-step8500-avg7 (game squatter6, training step 8500), written by zerokit export.
 
 Put this directory next to the course's referee.py and give its name to the
 referee, e.g.  python3 referee.py <this directory's name> other_player
