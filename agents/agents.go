@@ -32,7 +32,8 @@ import (
 //go:embed wyb squatter6 squatter7 connect4
 var shipped embed.FS
 
-// Names lists the shipped agents, the first of each game family first.
+// Names lists the shipped agents. Its order matters to For: of a game
+// family, the first listed plays the games no agent is named after.
 func Names() []string { return []string{"wyb", "squatter6", "squatter7", "connect4"} }
 
 // For returns the name of the shipped agent that plays the game named
