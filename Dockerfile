@@ -36,7 +36,7 @@ RUN --mount=type=cache,target=/go/pkg/mod \
 COPY . .
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
-    go build -trimpath -ldflags='-s -w' -tags gcs,azure -o /out/zerokit ./cmd/zerokit
+    go build -trimpath -ldflags='-s -w' -tags gcs,azure,s3 -o /out/zerokit ./cmd/zerokit
 
 # --- play-only build (pure Go; needs neither libtorch nor setup.sh) ----------
 FROM golang:1.26-bookworm AS build-play

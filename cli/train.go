@@ -41,8 +41,8 @@ weights once the configuration's averaging has begun, else the newest
 checkpoint. "zerokit play -run DIR" and the agent spec net:path=DIR play it.
 
 With -store, the run lives in an object store (file:///abs/dir,
-s3://bucket/prefix?endpoint=..., and with -tags gcs or azure gs://bucket/prefix,
-azblob://container/prefix;
+and with -tags s3, gcs or azure s3://bucket/prefix?endpoint=...,
+gs://bucket/prefix, azblob://container/prefix;
 credentials from the standard environment, e.g. AWS_ACCESS_KEY_ID and
 AWS_SECRET_ACCESS_KEY) and its games come from self-play workers ("zerokit
 worker -store URL", on any number of machines); the configuration must say

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// gs:// and azblob:// open in a build with their tag, and otherwise fail
-// with an error naming the tag; s3:// and file:// are in every build.
+// s3://, gs:// and azblob:// open in a build with their tag, and otherwise
+// fail with an error naming the tag; file:// is in every build.
 func TestOptionalDrivers(t *testing.T) {
 	for _, tc := range []struct {
 		url, tag string
@@ -14,7 +14,7 @@ func TestOptionalDrivers(t *testing.T) {
 	}{
 		{"gs://bucket/run", "gcs", gcsBuilt},
 		{"azblob://container/run", "azure", azureBuilt},
-		{"s3://bucket/run", "", true},
+		{"s3://bucket/run", "s3", s3Built},
 	} {
 		t.Run(tc.url, func(t *testing.T) {
 			u, _, err := normalise(tc.url)
@@ -31,5 +31,23 @@ func TestOptionalDrivers(t *testing.T) {
 				t.Fatalf("normalise(%q) = %q, %v; want an error naming -tags %s", tc.url, u, err, tc.tag)
 			}
 		})
+	}
+}
+
+func TestHasDriver(t *testing.T) {
+	for _, tc := range []struct {
+		scheme string
+		want   bool
+	}{
+		{"file", true},
+		{"s3", s3Built},
+		{"gs", gcsBuilt},
+		{"azblob", azureBuilt},
+		{"ftp", false},
+		{"", false},
+	} {
+		if got := HasDriver(tc.scheme); got != tc.want {
+			t.Errorf("HasDriver(%q) = %v, want %v", tc.scheme, got, tc.want)
+		}
 	}
 }

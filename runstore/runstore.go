@@ -72,10 +72,9 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
-	// The drivers of the schemes every build accepts; gs:// and azblob://
-	// are in drivers_gcs.go and drivers_azure.go.
+	// The driver every build has; s3://, gs:// and azblob:// are in
+	// drivers_s3.go, drivers_gcs.go and drivers_azure.go, behind tags.
 	_ "gocloud.dev/blob/fileblob"
-	_ "gocloud.dev/blob/s3blob"
 
 	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/internal/atomicfile"
@@ -124,7 +123,7 @@ type Store struct {
 //   - s3://bucket/prefix: S3, with the standard AWS configuration
 //     (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, profiles);
 //     for an S3-compatible store add ?endpoint=http://host:9000&use_path_style=true
-//     (and region=... if AWS_REGION is unset);
+//     (and region=... if AWS_REGION is unset) (a build with -tags s3);
 //   - gs://bucket/prefix: Google Cloud Storage, with the application
 //     default credentials (a build with -tags gcs);
 //   - azblob://container/prefix: Azure, with AZURE_STORAGE_ACCOUNT and its
@@ -198,7 +197,7 @@ func normalise(raw string) (openURL, scheme string, err error) {
 		q.Set("metadata", "skip")
 	case "s3", "gs", "azblob":
 		if tag, built, optional := optionalDriver(u.Scheme); optional && !built {
-			return "", "", fmt.Errorf("runstore: %s: this zerokit was built without %s:// (its client libraries add about a minute to the first build); build it with -tags %s (go build -tags %s ./cmd/zerokit; the Dockerfile's image has it), or use s3:// or file://", raw, u.Scheme, tag, tag)
+			return "", "", fmt.Errorf("runstore: %s: this zerokit was built without %s:// (its client libraries slow a newcomer's first build); build it with -tags %s (go build -tags %s ./cmd/zerokit; the Dockerfile's image has it), or use file://", raw, u.Scheme, tag, tag)
 		}
 		if u.Host == "" {
 			return "", "", fmt.Errorf("runstore: bad store URL %q: no bucket (%s://bucket/prefix)", raw, u.Scheme)

@@ -24,6 +24,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
+	"github.com/zerokit/zerokit/runstore"
 )
 
 // Credentials of the test servers (the fake S3 server accepts any; MinIO is
@@ -52,6 +54,7 @@ type S3 struct {
 // inherit them; see Env).
 func StartS3(t testing.TB, bucket string) *S3 {
 	t.Helper()
+	skipWithoutS3(t)
 	backend := s3mem.New()
 	faker := gofakes3.New(backend, gofakes3.WithLogger(gofakes3.DiscardLog()))
 	if err := backend.CreateBucket(bucket); err != nil {
@@ -148,6 +151,7 @@ func FileURL(t testing.TB) string {
 // MinIO's output goes to the test's log when it fails.
 func StartMinIO(t testing.TB, binary, bucket string) *S3 {
 	t.Helper()
+	skipWithoutS3(t)
 	if _, err := os.Stat(binary); errors.Is(err, os.ErrNotExist) {
 		t.Skipf("no MinIO server at %s: run scripts/test-deps.sh (or scripts/minio.sh) to build it", binary)
 	} else if err != nil {
@@ -262,3 +266,12 @@ func createBucket(endpoint, bucket string) error {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// skipWithoutS3 skips a test that needs s3:// in a build without its driver
+// (runstore's build tag s3; scripts/test.sh sets it).
+func skipWithoutS3(t testing.TB) {
+	t.Helper()
+	if !runstore.HasDriver("s3") {
+		t.Skip("s3:// needs the build tag s3 (go test -tags s3; scripts/test.sh sets it)")
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !s3
+
+package runstore
+
+const s3Built = false
