@@ -4,6 +4,8 @@
 // local directory (file:///abs/dir), S3 and S3-compatible stores such as
 // MinIO (s3://bucket/prefix?endpoint=...), Google Cloud Storage
 // (gs://bucket/prefix) and Azure Blob Storage (azblob://container/prefix).
+// Only the directory is in every build; the object stores' drivers come
+// with the build tags s3, gcs and azure (drivers.go).
 //
 // The trainer ("zerokit train -store URL") writes the run's configuration,
 // its checkpoints and the published network; self-play workers ("zerokit
@@ -120,10 +122,11 @@ type Store struct {
 // Open opens the run store at rawURL and checks that it can be reached.
 //
 //   - file:///abs/dir, or a plain path: a directory (created if missing);
-//   - s3://bucket/prefix: S3, with the standard AWS configuration
-//     (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, profiles);
-//     for an S3-compatible store add ?endpoint=http://host:9000&use_path_style=true
-//     (and region=... if AWS_REGION is unset) (a build with -tags s3);
+//   - s3://bucket/prefix: S3 (a build with -tags s3), with the standard AWS
+//     configuration (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION,
+//     profiles); for an S3-compatible store add
+//     ?endpoint=http://host:9000&use_path_style=true (and region=... if
+//     AWS_REGION is unset);
 //   - gs://bucket/prefix: Google Cloud Storage, with the application
 //     default credentials (a build with -tags gcs);
 //   - azblob://container/prefix: Azure, with AZURE_STORAGE_ACCOUNT and its
