@@ -41,6 +41,7 @@ func commands() map[string]command {
 		"eval":        {"play a match between two agents and report the score and Elo difference with 95% intervals", runEval},
 		"accuracy":    {"measure play against perfect play: the share of moves that keep the value of a set of solved positions (Connect Four)", runAccuracy},
 		"positions":   {"write a set of solved positions for accuracy: positions from games between weak and strong players, by the game's solver", runPositions},
+		"book":        {"write or extend an opening book of solved early positions for the perfect player (Connect Four)", runBook},
 		"solve":       {"the exact value of a position and of each move, by the game's solver (Connect Four)", runSolve},
 		"gauntlet":    {"rate several agents and a run's checkpoints together (Elo table, JSON, PNG plot)", runGauntlet},
 		"plot":        {"draw PNG plots of a training run's metrics", runPlot},

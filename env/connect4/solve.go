@@ -1,7 +1,9 @@
 package connect4
 
 import (
+	"bytes"
 	"context"
+	_ "embed"
 	"fmt"
 
 	"github.com/zerokit/zerokit/env"
@@ -10,10 +12,18 @@ import (
 
 var _ env.SolvableGame = (*Game)(nil)
 
+// book is the opening book of the standard board: early positions solved
+// by zerokit book (its first lines give the command), which the solver
+// answers without searching.
+//
+//go:embed book.txt
+var book []byte
+
 // NewSolver returns a solver of the game's positions (env.SolvableGame),
 // with a transposition table of 2^solver.DefaultTableBits entries (about
 // 38 MB), for boards whose columns*(rows+1) is at most 64 (every board
-// but 8x8).
+// but 8x8). On the standard board it answers the positions of the shipped
+// opening book (book.txt) from the book.
 func (g *Game) NewSolver() (env.Solver, error) { return g.NewSolverBits(0) }
 
 // NewSolverBits is NewSolver with a table of 2^bits entries (0: the
@@ -27,7 +37,27 @@ func (g *Game) NewSolverBits(bits int) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
+	if b, err := g.Book(geo); err != nil {
+		return nil, err
+	} else if b != nil {
+		if err := s.SetBook(b); err != nil {
+			return nil, err
+		}
+	}
 	return &Solver{g: g, s: s}, nil
+}
+
+// Book reads the shipped opening book of the standard board for geo, the
+// board's geometry; nil on other boards.
+func (g *Game) Book(geo *solver.Geometry) (*solver.Book, error) {
+	if g.cols != DefaultColumns || g.rows != DefaultRows {
+		return nil, nil
+	}
+	b, err := solver.ReadBook(bytes.NewReader(book), geo)
+	if err != nil {
+		return nil, fmt.Errorf("connect4: the shipped opening book: %w", err)
+	}
+	return b, nil
 }
 
 // Solver is an env.Solver of a Connect Four board: package solver on the
@@ -100,4 +130,14 @@ func (sv *Solver) Best(ctx context.Context, s env.State) (env.Solution, []int, e
 	}
 	v, best, err := sv.s.Best(ctx, p)
 	return solution(v), best, err
+}
+
+// Geometry returns the solver's geometry of the game's board, or an error
+// for a board the solver cannot hold (8x8).
+func (g *Game) Geometry() (*solver.Geometry, error) {
+	geo, err := solver.NewGeometry(g.cols, g.rows)
+	if err != nil {
+		return nil, fmt.Errorf("%s has no solver: %w", g.Name(), err)
+	}
+	return geo, nil
 }

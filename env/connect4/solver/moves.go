@@ -6,6 +6,13 @@ import "context"
 // that win when p is won, those that do not lose when it is drawn, every
 // playable column when it is lost.
 func (s *Solver) Keeping(ctx context.Context, p Position) (Result, []int, error) {
+	if e, ok := s.lookup(p); ok {
+		return e.Value.Result, e.Keep, nil
+	}
+	return s.keeping(ctx, p)
+}
+
+func (s *Solver) keeping(ctx context.Context, p Position) (Result, []int, error) {
 	res, err := s.Result(ctx, p)
 	if err != nil {
 		return 0, nil, err
@@ -43,6 +50,13 @@ func (s *Solver) Keeping(ctx context.Context, p Position) (Result, []int, error)
 // Best returns p's exact value and the columns that keep it exactly: the
 // fastest wins, the draws, or the slowest losses.
 func (s *Solver) Best(ctx context.Context, p Position) (Value, []int, error) {
+	if e, ok := s.lookup(p); ok {
+		return e.Value, e.Best, nil
+	}
+	return s.best(ctx, p)
+}
+
+func (s *Solver) best(ctx context.Context, p Position) (Value, []int, error) {
 	v, err := s.Solve(ctx, p)
 	if err != nil {
 		return Value{}, nil, err

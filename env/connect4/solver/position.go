@@ -250,3 +250,18 @@ func (p *Position) String() string {
 	}
 	return string(b)
 }
+
+// Mirror returns the position reflected left to right: column c becomes
+// column Columns-1-c. Its value is the position's, and a move in column c
+// of one is a move in column Columns-1-c of the other.
+func (p *Position) Mirror() Position {
+	q := Position{g: p.g, moves: p.moves}
+	h := uint(p.g.Rows + 1)
+	col := uint64(1)<<h - 1
+	for c := 0; c < p.g.Columns; c++ {
+		from, to := uint(c)*h, uint(p.g.Columns-1-c)*h
+		q.current |= (p.current >> from & col) << to
+		q.mask |= (p.mask >> from & col) << to
+	}
+	return q
+}

@@ -80,6 +80,29 @@ type Solver struct {
 	nodes int64
 	ctx   context.Context
 	stop  bool
+	book  *Book
+}
+
+// SetBook makes the solver answer from b, without searching, the
+// positions that b answers (Book.Answer): Solve, Result, Keeping and Best.
+// A nil b removes the book. b must be of the solver's board.
+func (s *Solver) SetBook(b *Book) error {
+	if b != nil && (b.g.Columns != s.g.Columns || b.g.Rows != s.g.Rows) {
+		return fmt.Errorf("solver: a %dx%d book given to a %dx%d solver", b.g.Columns, b.g.Rows, s.g.Columns, s.g.Rows)
+	}
+	s.book = b
+	return nil
+}
+
+// Book is the solver's book, nil when it has none.
+func (s *Solver) Book() *Book { return s.book }
+
+// lookup answers p from the book (Book.Answer), after the checks of start.
+func (s *Solver) lookup(p Position) (Entry, bool) {
+	if s.book == nil || p.g != s.g || p.HasFour() {
+		return Entry{}, false
+	}
+	return s.book.Answer(p)
 }
 
 // DefaultTableBits is the default log2 of the transposition table's
@@ -119,6 +142,9 @@ func (s *Solver) start(ctx context.Context, p *Position) error {
 // Solve returns the exact value of p, whose game must not be over (a
 // full board is a draw). It returns ctx's error if ctx ends first.
 func (s *Solver) Solve(ctx context.Context, p Position) (Value, error) {
+	if e, ok := s.lookup(p); ok {
+		return e.Value, nil
+	}
 	if err := s.start(ctx, &p); err != nil {
 		return Value{}, err
 	}
@@ -132,6 +158,9 @@ func (s *Solver) Solve(ctx context.Context, p Position) (Value, error) {
 // Result returns only whether p is won, drawn or lost for the mover,
 // which is faster to find than the exact score.
 func (s *Solver) Result(ctx context.Context, p Position) (Result, error) {
+	if e, ok := s.lookup(p); ok {
+		return e.Value.Result, nil
+	}
 	if err := s.start(ctx, &p); err != nil {
 		return 0, err
 	}
