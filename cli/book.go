@@ -107,16 +107,15 @@ func runBook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	save := func() error {
 		return atomicfile.Write(*out, 0o644, func(w io.Writer) error { return book.Write(w, comments) })
 	}
-	start, last := time.Now(), time.Now()
+	start := time.Now()
 	added := 0
 	err = solver.BuildBook(ctx, solver.BuildConfig{
 		Book: book, Positions: positions, Workers: *parallel, TableBits: *tableBits,
-		Added: func(e solver.Entry) error {
+		Added: func(e solver.Entry, took time.Duration) error {
 			added++
 			if !*quiet {
-				fmt.Fprintf(stderr, "book: %d/%d %s %v best %v (%s)\n", book.Len(), len(positions), movesString(e.Moves), e.Value, e.Best, time.Since(last).Round(time.Millisecond))
+				fmt.Fprintf(stderr, "book: %d/%d %s %v best %v (solved in %s, %s elapsed)\n", book.Len(), len(positions), movesString(e.Moves), e.Value, e.Best, took.Round(time.Millisecond), time.Since(start).Round(time.Second))
 			}
-			last = time.Now()
 			return save()
 		},
 	})

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // BookHeader is the first line of a book's text.
@@ -424,8 +425,9 @@ type BuildConfig struct {
 	Workers   int
 	TableBits int
 	// Added, when set, is called after each entry is added to Book, one
-	// call at a time: to save the book. An error stops the build.
-	Added func(e Entry) error
+	// call at a time, with the time its search took: to save the book. An
+	// error stops the build.
+	Added func(e Entry, took time.Duration) error
 }
 
 // BuildBook solves cfg.Positions missing from cfg.Book, Workers at a
@@ -453,8 +455,9 @@ func BuildBook(ctx context.Context, cfg BuildConfig) error {
 	defer cancel()
 	jobs := make(chan []int)
 	type result struct {
-		e   Entry
-		err error
+		e    Entry
+		took time.Duration
+		err  error
 	}
 	results := make(chan result)
 	var solvers []*Solver
@@ -469,8 +472,9 @@ func BuildBook(ctx context.Context, cfg BuildConfig) error {
 	for _, s := range solvers {
 		wg.Go(func() {
 			for m := range jobs {
+				start := time.Now()
 				e, err := s.SolveEntry(ctx, m)
-				results <- result{e, err}
+				results <- result{e, time.Since(start), err}
 			}
 		})
 	}
@@ -494,7 +498,7 @@ func BuildBook(ctx context.Context, cfg BuildConfig) error {
 			r.err = cfg.Book.Add(r.e)
 		}
 		if r.err == nil && cfg.Added != nil {
-			r.err = cfg.Added(r.e)
+			r.err = cfg.Added(r.e, r.took)
 		}
 		if r.err != nil {
 			first = r.err

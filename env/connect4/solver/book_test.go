@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // plainEntry is the book entry of p by the plain negamax.
@@ -44,7 +45,7 @@ func buildBook(t *testing.T, g *Geometry, prefix string, maxDiscs int, mover Mov
 	b := NewBook(g)
 	added := 0
 	err = BuildBook(context.Background(), BuildConfig{Book: b, Positions: ps, Workers: 2, TableBits: 16,
-		Added: func(Entry) error { added++; return nil }})
+		Added: func(Entry, time.Duration) error { added++; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +291,7 @@ func TestBuildBookCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	b := NewBook(g)
-	err = BuildBook(ctx, BuildConfig{Book: b, Positions: ps, Workers: 2, TableBits: 12, Added: func(Entry) error {
+	err = BuildBook(ctx, BuildConfig{Book: b, Positions: ps, Workers: 2, TableBits: 12, Added: func(Entry, time.Duration) error {
 		if b.Len() == 5 {
 			cancel()
 		}
@@ -310,7 +311,7 @@ func TestBuildBookCancel(t *testing.T) {
 		t.Fatalf("%d entries of %d after the second run", b.Len(), len(ps))
 	}
 	stop := errors.New("disk full")
-	if err := BuildBook(context.Background(), BuildConfig{Book: NewBook(g), Positions: ps, Workers: 2, Added: func(Entry) error { return stop }}); !errors.Is(err, stop) {
+	if err := BuildBook(context.Background(), BuildConfig{Book: NewBook(g), Positions: ps, Workers: 2, Added: func(Entry, time.Duration) error { return stop }}); !errors.Is(err, stop) {
 		t.Fatalf("a failing Added: %v", err)
 	}
 }
