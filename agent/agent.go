@@ -36,6 +36,15 @@ type FallbackCounter interface {
 	Fallbacks() int
 }
 
+// InexactCounter is implemented by agents that know the exact value of
+// what they play when they have time to find it (the perfect player):
+// Inexact counts the moves since the agent was built that it played
+// knowing less, only that they keep the position's result. Match runners
+// report the count.
+type InexactCounter interface {
+	Inexact() int
+}
+
 // TreeFullCounter is implemented by agents whose search tree has a size or
 // memory budget (mcts.Config.MaxNodes, mcts.Config.TreeMB): TreeFulls
 // counts the searches it stopped (mcts.Result.TreeFull) since the agent

@@ -72,3 +72,12 @@ func (o *opening) Fallbacks() int {
 	}
 	return 0
 }
+
+// Inexact forwards the wrapped agent's count (InexactCounter), 0 when it
+// keeps none.
+func (o *opening) Inexact() int {
+	if ic, ok := o.inner.(InexactCounter); ok {
+		return ic.Inexact()
+	}
+	return 0
+}

@@ -79,7 +79,8 @@ func (p *Perfect) Name() string {
 func (p *Perfect) Fallbacks() int { return p.fallbacks }
 
 // Inexact is the number of moves known to keep the value but not its
-// exact distance (a win perhaps not the fastest).
+// exact distance (a win perhaps not the fastest, a loss perhaps not the
+// slowest) (agent.InexactCounter).
 func (p *Perfect) Inexact() int { return p.inexact }
 
 // Act implements Agent.

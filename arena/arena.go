@@ -79,6 +79,11 @@ type GameRecord struct {
 	// (agent.FallbackCounter).
 	FallbacksA int `json:"fallbacks_a,omitempty"`
 	FallbacksB int `json:"fallbacks_b,omitempty"`
+	// InexactA and InexactB count the actions each agent chose knowing
+	// only that they keep the position's result, not its exact value
+	// (agent.InexactCounter: the perfect player out of time).
+	InexactA int `json:"inexact_a,omitempty"`
+	InexactB int `json:"inexact_b,omitempty"`
 	// Actions lists the actions from the initial state (the opening's
 	// included) when Config.KeepActions is set.
 	Actions []int `json:"actions,omitempty"`
@@ -110,6 +115,10 @@ type Result struct {
 	// without a completed search (see GameRecord).
 	FallbacksA int `json:"fallbacks_a,omitempty"`
 	FallbacksB int `json:"fallbacks_b,omitempty"`
+	// InexactA and InexactB count the actions each agent chose without
+	// their exact value (see GameRecord).
+	InexactA int `json:"inexact_a,omitempty"`
+	InexactB int `json:"inexact_b,omitempty"`
 	// MaxThinkA and MaxThinkB are the longest times each agent spent on
 	// one move over the match.
 	MaxThinkA time.Duration `json:"max_think_a_ns"`
@@ -162,6 +171,8 @@ func (r *Result) add(g GameRecord) {
 	r.MovesB += g.MovesB
 	r.FallbacksA += g.FallbacksA
 	r.FallbacksB += g.FallbacksB
+	r.InexactA += g.InexactA
+	r.InexactB += g.InexactB
 	r.MaxThinkA = max(r.MaxThinkA, g.MaxThinkA)
 	r.MaxThinkB = max(r.MaxThinkB, g.MaxThinkB)
 }
@@ -335,6 +346,7 @@ func playIndexed(ctx context.Context, cfg Config, maxMoves int, fa, fb agent.Fac
 		MaxThinkA: g.MaxThink[colour], MaxThinkB: g.MaxThink[1-colour],
 		MovesA: g.Moves[colour], MovesB: g.Moves[1-colour],
 		FallbacksA: g.Fallbacks[colour], FallbacksB: g.Fallbacks[1-colour],
+		InexactA: g.Inexact[colour], InexactB: g.Inexact[1-colour],
 	}
 	if cfg.KeepActions {
 		rec.Actions = append(opening, g.Actions...)
@@ -367,6 +379,10 @@ type Game struct {
 	// Fallbacks counts each player's actions chosen without a completed
 	// search (agents that implement agent.FallbackCounter).
 	Fallbacks [2]int
+	// Inexact counts each player's actions chosen knowing only that they
+	// keep the position's result (agents that implement
+	// agent.InexactCounter).
+	Inexact [2]int
 	// Actions lists the actions if requested.
 	Actions []int
 	// Final is the last state.
@@ -425,15 +441,22 @@ func PlayFrom(ctx context.Context, start env.State, players [2]agent.Agent, maxM
 		p := s.CurrentPlayer()
 		hash := s.Hash()
 		fc, counts := players[p].(agent.FallbackCounter)
-		var fallbacks int
+		var fallbacks, inexact int
 		if counts {
 			fallbacks = fc.Fallbacks()
+		}
+		ic, exact := players[p].(agent.InexactCounter)
+		if exact {
+			inexact = ic.Inexact()
 		}
 		start := time.Now()
 		a, err := players[p].Act(ctx, s)
 		took := time.Since(start)
 		if counts {
 			g.Fallbacks[p] += fc.Fallbacks() - fallbacks
+		}
+		if exact {
+			g.Inexact[p] += ic.Inexact() - inexact
 		}
 		g.Think[p] += took
 		g.MaxThink[p] = max(g.MaxThink[p], took)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -333,5 +334,45 @@ func TestPlayInterrupted(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// unsure plays like firstLegal and counts every second move of its own as
+// a fallback and every third as inexact.
+type unsure struct {
+	firstLegal
+	moves int
+}
+
+func (u *unsure) Act(ctx context.Context, s env.State) (int, error) {
+	u.moves++
+	return u.firstLegal.Act(ctx, s)
+}
+func (u *unsure) Fallbacks() int { return u.moves / 2 }
+func (u *unsure) Inexact() int   { return u.moves / 3 }
+
+// A match counts each agent's fallbacks and inexact moves
+// (agent.FallbackCounter, agent.InexactCounter) and reports them.
+func TestPlayCountsFallbacksAndInexact(t *testing.T) {
+	f := func(uint64) (agent.Agent, error) { return &unsure{}, nil }
+	res, err := Play(context.Background(), Config{Game: tictactoe.New(), Games: 2, Seed: 1}, f, firstLegalFactory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res.Records {
+		if r.FallbacksA != r.MovesA/2 || r.InexactA != r.MovesA/3 || r.FallbacksB != 0 || r.InexactB != 0 {
+			t.Errorf("game %d: %d moves, %d fallbacks, %d inexact; B %d and %d", i, r.MovesA, r.FallbacksA, r.InexactA, r.FallbacksB, r.InexactB)
+		}
+	}
+	if res.InexactA != res.Records[0].InexactA+res.Records[1].InexactA || res.InexactA == 0 {
+		t.Errorf("match: %d inexact", res.InexactA)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("inexact (moves known to keep the result, not the exact value, the deadline having passed): first-legal %d of %d, first-legal 0 of %d", res.InexactA, res.MovesA, res.MovesB)
+	if !strings.Contains(buf.String(), want) || !strings.Contains(buf.String(), "fallbacks (") {
+		t.Errorf("report lacks %q:\n%s", want, buf.String())
 	}
 }

@@ -69,6 +69,10 @@ func (r Result) WriteText(w io.Writer) error {
 		_, err = fmt.Fprintf(w, "fallbacks (moves whose deadline passed before a search completed): %s %d of %d, %s %d of %d\n",
 			r.A, r.FallbacksA, r.MovesA, r.B, r.FallbacksB, r.MovesB)
 	}
+	if err == nil && r.InexactA+r.InexactB > 0 {
+		_, err = fmt.Fprintf(w, "inexact (moves known to keep the result, not the exact value, the deadline having passed): %s %d of %d, %s %d of %d\n",
+			r.A, r.InexactA, r.MovesA, r.B, r.InexactB, r.MovesB)
+	}
 	if err != nil {
 		return fmt.Errorf("arena: writing result: %w", err)
 	}
