@@ -100,10 +100,15 @@ func runBook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(*maxMinutes*float64(time.Minute)))
 		defer cancel()
 	}
-	comments := []string{
-		"written by: zerokit book " + strings.Join(args, " "),
-		"MOVES VALUE BEST KEEP: columns 0 = leftmost (- the empty board); W win, L loss, D draw for the player to move, and the discs to the end under perfect play; BEST keep the value exactly, KEEP the result",
+	// The commands that wrote the book so far, then this one.
+	var comments []string
+	for _, c := range book.Comments {
+		if strings.HasPrefix(c, "written by: ") {
+			comments = append(comments, c)
+		}
 	}
+	comments = append(comments, "written by: zerokit book "+strings.Join(args, " "),
+		"MOVES VALUE BEST KEEP: columns 0 = leftmost (- the empty board); W win, L loss, D draw for the player to move, and the discs to the end under perfect play; BEST keep the value exactly, KEEP the result")
 	save := func() error {
 		return atomicfile.Write(*out, 0o644, func(w io.Writer) error { return book.Write(w, comments) })
 	}

@@ -32,6 +32,13 @@ func TestBook(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
+	text, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(text), "# written by: zerokit book") != 2 {
+		t.Fatalf("the book does not name both commands:\n%s", text)
+	}
 	// The positions read are not solved again.
 	if !strings.Contains(out, " new, 17 read), 0 of the") || strings.Count(stderr, "book: ") == 0 {
 		t.Fatalf("second run: %s\n%s", out, stderr)

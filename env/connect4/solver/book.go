@@ -35,9 +35,12 @@ type Entry struct {
 // the early positions, which take minutes to solve. A position and its
 // mirror image share one entry. A Book is read-only once a Solver uses it.
 type Book struct {
-	g       *Geometry
-	entries []Entry
-	index   map[uint64]int // by the smaller of a position's key and its mirror's
+	// Comments are the comment lines ReadBook read (without "# "), but
+	// the header and the board.
+	Comments []string
+	g        *Geometry
+	entries  []Entry
+	index    map[uint64]int // by the smaller of a position's key and its mirror's
 }
 
 // NewBook returns an empty book of g's board.
@@ -262,7 +265,12 @@ func ReadBook(r io.Reader, g *Geometry) (*Book, error) {
 			return nil, fmt.Errorf("book: line 1: want %q, have %q", BookHeader, text)
 		case strings.HasPrefix(text, "# board:") && text != size:
 			return nil, fmt.Errorf("book: line %d: %q, but the solver's board is %dx%d", line, text, g.Columns, g.Rows)
-		case text == "" || text[0] == '#':
+		case strings.HasPrefix(text, "#"):
+			if line > 1 && !strings.HasPrefix(text, "# board:") {
+				b.Comments = append(b.Comments, strings.TrimPrefix(strings.TrimPrefix(text, "#"), " "))
+			}
+			continue
+		case text == "":
 			continue
 		}
 		f := strings.Fields(text)
