@@ -94,7 +94,12 @@ func runBook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	before := book.Len()
+	before, have := book.Len(), 0
+	for _, m := range positions {
+		if p, _ := geo.FromMoves(m); book.Has(p) {
+			have++
+		}
+	}
 	if *maxMinutes > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(*maxMinutes*float64(time.Minute)))
@@ -119,7 +124,7 @@ func runBook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Added: func(e solver.Entry, took time.Duration) error {
 			added++
 			if !*quiet {
-				fmt.Fprintf(stderr, "book: %d/%d %s %v best %v (solved in %s, %s elapsed)\n", book.Len(), len(positions), movesString(e.Moves), e.Value, e.Best, took.Round(time.Millisecond), time.Since(start).Round(time.Second))
+				fmt.Fprintf(stderr, "book: %d/%d %s %v best %v (solved in %s, %s elapsed)\n", have+added, len(positions), movesString(e.Moves), e.Value, e.Best, took.Round(time.Millisecond), time.Since(start).Round(time.Second))
 			}
 			return save()
 		},

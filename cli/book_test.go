@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,12 @@ func TestBook(t *testing.T) {
 	}
 	if strings.Count(string(text), "# written by: zerokit book") != 2 {
 		t.Fatalf("the book does not name both commands:\n%s", text)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		var done, asked int
+		if _, err := fmt.Sscanf(l, "book: %d/%d", &done, &asked); err != nil || done < 1 || done > asked {
+			t.Fatalf("progress line %q", l)
+		}
 	}
 	// The positions read are not solved again.
 	if !strings.Contains(out, " new, 17 read), 0 of the") || strings.Count(stderr, "book: ") == 0 {
