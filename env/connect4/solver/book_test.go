@@ -10,20 +10,34 @@ import (
 	"time"
 )
 
-// plainEntry is the book entry of p by the plain negamax.
-func plainEntry(p Position) (Value, []int, []int) {
+// plainMoveScores is the score, by the plain negamax, of playing each
+// column of p, and which columns are playable.
+func plainMoveScores(p Position) (scores []int, playable []bool) {
 	g := p.g
-	want := plainScore(p)
-	var best, keep []int
+	scores, playable = make([]int, g.Columns), make([]bool, g.Columns)
 	for c := 0; c < g.Columns; c++ {
 		if !p.CanPlay(c) {
 			continue
 		}
-		mv := (g.Cells() + 1 - p.moves) / 2
+		playable[c] = true
+		scores[c] = (g.Cells() + 1 - p.moves) / 2
 		if !p.IsWinningMove(c) {
 			q := p
 			q.PlayColumn(c)
-			mv = -plainScore(q)
+			scores[c] = -plainScore(q)
+		}
+	}
+	return scores, playable
+}
+
+// plainEntry is the book entry of p by the plain negamax.
+func plainEntry(p Position) (Value, []int, []int) {
+	want := plainScore(p)
+	scores, playable := plainMoveScores(p)
+	var best, keep []int
+	for c, mv := range scores {
+		if !playable[c] {
+			continue
 		}
 		if sign(mv) == sign(want) {
 			keep = append(keep, c)
@@ -32,7 +46,7 @@ func plainEntry(p Position) (Value, []int, []int) {
 			best = append(best, c)
 		}
 	}
-	return g.ValueOf(want, p.moves), best, keep
+	return p.g.ValueOf(want, p.moves), best, keep
 }
 
 // buildBook solves the positions of g from prefix up to maxDiscs.

@@ -171,29 +171,18 @@ func TestAgainstPlain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var wantKeep, wantBest []int
+			scores, playable := plainMoveScores(p)
 			for c := 0; c < g.Columns; c++ {
-				if !p.CanPlay(c) {
-					if ok[c] {
-						t.Fatalf("value of full column %d", c)
-					}
-					continue
+				if ok[c] != playable[c] {
+					t.Fatalf("%dx%d %s: column %d valued %v, playable %v", b.cols, b.rows, ms, c, ok[c], playable[c])
 				}
-				mv := (g.Cells() + 1 - p.moves) / 2
-				if !p.IsWinningMove(c) {
-					q := p
-					q.PlayColumn(c)
-					mv = -plainScore(q)
+				if playable[c] && vals[c].Score != scores[c] {
+					t.Fatalf("%dx%d %s: column %d worth %d, plain %d", b.cols, b.rows, ms, c, vals[c].Score, scores[c])
 				}
-				if vals[c].Score != mv {
-					t.Fatalf("%dx%d %s: column %d worth %d, plain %d", b.cols, b.rows, ms, c, vals[c].Score, mv)
-				}
-				if sign(mv) == v.Result {
-					wantKeep = append(wantKeep, c)
-				}
-				if mv == want {
-					wantBest = append(wantBest, c)
-				}
+			}
+			wantV, wantBest, wantKeep := plainEntry(p)
+			if wantV.Score != want {
+				t.Fatalf("%dx%d %s: plain entry %v, plain score %d", b.cols, b.rows, ms, wantV, want)
 			}
 			if !slices.Equal(keep, wantKeep) || !slices.Equal(best, wantBest) {
 				t.Fatalf("%dx%d %s: keeping %v best %v, plain %v and %v", b.cols, b.rows, ms, keep, best, wantKeep, wantBest)
