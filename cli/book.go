@@ -124,7 +124,7 @@ func runBook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Added: func(e solver.Entry, took time.Duration) error {
 			added++
 			if !*quiet {
-				fmt.Fprintf(stderr, "book: %d/%d %s %v best %v (solved in %s, %s elapsed)\n", have+added, len(positions), movesString(e.Moves), e.Value, e.Best, took.Round(time.Millisecond), time.Since(start).Round(time.Second))
+				fmt.Fprintf(stderr, "book: %d/%d %s %v best %v (solved in %s, %s elapsed)\n", have+added, len(positions), solver.MovesString(e.Moves), e.Value, e.Best, took.Round(time.Millisecond), time.Since(start).Round(time.Second))
 			}
 			return save()
 		},
@@ -150,15 +150,4 @@ func runBook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fmt.Fprintf(stdout, "%s: %d positions (%d new, %d read), %d of the %d asked for still missing, in %s%s\n",
 		*out, book.Len(), book.Len()-before, before, missing, len(positions), time.Since(start).Round(time.Second), stopped)
 	return nil
-}
-
-func movesString(m []int) string {
-	if len(m) == 0 {
-		return "-"
-	}
-	var sb strings.Builder
-	for _, c := range m {
-		sb.WriteByte(byte('0' + c))
-	}
-	return sb.String()
 }

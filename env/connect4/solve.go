@@ -29,9 +29,9 @@ func (g *Game) NewSolver() (env.Solver, error) { return g.NewSolverBits(0) }
 // NewSolverBits is NewSolver with a table of 2^bits entries (0: the
 // default).
 func (g *Game) NewSolverBits(bits int) (*Solver, error) {
-	geo, err := solver.NewGeometry(g.cols, g.rows)
+	geo, err := g.Geometry()
 	if err != nil {
-		return nil, fmt.Errorf("%s has no solver: %w", g.Name(), err)
+		return nil, err
 	}
 	s, err := solver.New(geo, bits)
 	if err != nil {

@@ -40,6 +40,7 @@ type Book struct {
 	Comments []string
 	g        *Geometry
 	entries  []Entry
+	keys     []uint64       // each entry's own position's key
 	index    map[uint64]int // by the smaller of a position's key and its mirror's
 }
 
@@ -109,6 +110,7 @@ func (b *Book) Add(e Entry) error {
 	e.Moves, e.Best, e.Keep = slices.Clone(e.Moves), slices.Clone(e.Best), slices.Clone(e.Keep)
 	b.index[k] = len(b.entries)
 	b.entries = append(b.entries, e)
+	b.keys = append(b.keys, p.Key())
 	return nil
 }
 
@@ -123,8 +125,7 @@ func (b *Book) Lookup(p Position) (Entry, bool) {
 		return Entry{}, false
 	}
 	e := b.entries[i]
-	q, _ := b.g.FromMoves(e.Moves) // checked by Add
-	if q.Key() == p.Key() {
+	if b.keys[i] == p.Key() {
 		return e, true
 	}
 	flip := func(cs []int) []int {
@@ -188,6 +189,14 @@ func (b *Book) Answer(p Position) (Entry, bool) {
 		}
 	}
 	return e, true
+}
+
+// MovesString writes columns as digits, "-" for none (the empty board).
+func MovesString(cs []int) string {
+	if len(cs) == 0 {
+		return "-"
+	}
+	return digits(cs)
 }
 
 func digits(cs []int) string {
@@ -332,11 +341,7 @@ func (b *Book) Write(w io.Writer, comments []string) error {
 		return slices.Compare(x.Moves, y.Moves)
 	})
 	for _, e := range sorted {
-		m := digits(e.Moves)
-		if m == "" {
-			m = "-"
-		}
-		fmt.Fprintf(bw, "%s %s %s %s\n", m, formatValue(e.Value), digits(e.Best), digits(e.Keep))
+		fmt.Fprintf(bw, "%s %s %s %s\n", MovesString(e.Moves), formatValue(e.Value), digits(e.Best), digits(e.Keep))
 	}
 	return bw.Flush()
 }
