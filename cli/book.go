@@ -140,14 +140,10 @@ func runBook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return err
 		}
 	}
-	missing := 0
-	for _, m := range positions {
-		p, _ := geo.FromMoves(m)
-		if !book.Has(p) {
-			missing++
-		}
-	}
+	// BuildBook adds only positions asked for and missing, each once (the
+	// list holds one of each pair of mirror images).
+	missing := len(positions) - have - added
 	fmt.Fprintf(stdout, "%s: %d positions (%d new, %d read), %d of the %d asked for still missing, in %s%s\n",
-		*out, book.Len(), book.Len()-before, before, missing, len(positions), time.Since(start).Round(time.Second), stopped)
+		*out, book.Len(), added, before, missing, len(positions), time.Since(start).Round(time.Second), stopped)
 	return nil
 }
