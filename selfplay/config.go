@@ -70,6 +70,23 @@ type Config struct {
 	// game under the referee's rules rather than of a turn limit's piece
 	// count. An error when the game has no table. Default false.
 	TableEnds bool `yaml:"table_ends"`
+	// RandomMoves and RandomProbability vary the openings: each of a
+	// game's first RandomMoves actions (both sides') is, with probability
+	// RandomProbability, a legal action drawn uniformly at random instead
+	// of the search's choice, both draws made from the game's seed and the
+	// move number (RandomAction). The search still runs, and its policy
+	// target and root value are recorded as usual: they describe the
+	// position, not the move played. Self-play alone reaches only the
+	// lines the network itself prefers; an opponent that chooses among
+	// moves it rates alike (a perfect player in a lost position, a human)
+	// leads it into others. The value targets of the moves before a random
+	// one are the result of a game that holds it, as with AlphaZero's
+	// opening temperature. Sparring partners' moves are never replaced.
+	// Default 0 (none).
+	RandomMoves int `yaml:"random_moves"`
+	// RandomProbability is the chance, in [0, 1], that each of the first
+	// RandomMoves actions is random.
+	RandomProbability float64 `yaml:"random_probability"`
 }
 
 // DefaultConfig returns the default self-play configuration.
@@ -94,6 +111,15 @@ func (c Config) Validate() error {
 	if math.IsNaN(c.SparringFraction) || c.SparringFraction < 0 || c.SparringFraction > 1 {
 		return fmt.Errorf("selfplay config: sparring_fraction = %v: want a value in [0, 1]", c.SparringFraction)
 	}
+	if c.RandomMoves < 0 {
+		return fmt.Errorf("selfplay config: random_moves = %d: want a value >= 0", c.RandomMoves)
+	}
+	if math.IsNaN(c.RandomProbability) || c.RandomProbability < 0 || c.RandomProbability > 1 {
+		return fmt.Errorf("selfplay config: random_probability = %v: want a value in [0, 1]", c.RandomProbability)
+	}
+	if c.RandomMoves > 0 && c.RandomProbability == 0 {
+		return fmt.Errorf("selfplay config: random_moves = %d with random_probability 0: set both or neither", c.RandomMoves)
+	}
 	if c.SparringFraction > 0 && strings.TrimSpace(c.SparringAgent) == "" {
 		return fmt.Errorf("selfplay config: sparring_fraction = %v but no sparring_agent", c.SparringFraction)
 	}
@@ -107,6 +133,21 @@ func Sparring(seed uint64, fraction float64) (sparring bool, partner int) {
 	z := mix64(seed ^ 0x5deece66d2b1c3a7)
 	u := float64(z>>11) / (1 << 53)
 	return u < fraction, int(mix64(z) & 1)
+}
+
+// RandomAction reports whether the action at moveNumber of the game seeded
+// with seed is random (the first randomMoves actions, each with probability
+// p; see Config.RandomMoves) and, if so, the index in [0, legal) of the
+// legal action to play. The choice depends only on its arguments.
+func RandomAction(seed uint64, moveNumber, randomMoves int, p float64, legal int) (int, bool) {
+	if moveNumber >= randomMoves || legal < 1 || p <= 0 {
+		return 0, false
+	}
+	z := mix64(mix64(seed^0x2545f4914f6cdd1d) + uint64(moveNumber))
+	if u := float64(z>>11) / (1 << 53); u >= p {
+		return 0, false
+	}
+	return int(mix64(z) % uint64(legal)), true
 }
 
 // GameSeed is the seed of game index of a run seeded with runSeed. For a

@@ -99,6 +99,8 @@ type gameSlot struct {
 	// self-play.
 	partner       Opponent
 	partnerPlayer int
+	// legal is scratch space for the legal actions (Config.RandomMoves).
+	legal []int
 }
 
 // NewGenerator returns a generator of games of game.
@@ -388,12 +390,27 @@ func (r *run) move(gs *gameSlot) (bool, error) {
 			}
 		}
 	}
-	if err := gs.play(res.Action, mv); err != nil {
+	action := res.Action
+	random := false
+	if r.g.cfg.RandomMoves > 0 {
+		gs.legal = gs.state.LegalActions(gs.legal)
+		var i int
+		if i, random = RandomAction(gs.seed, gs.state.MoveNumber(), r.g.cfg.RandomMoves, r.g.cfg.RandomProbability, len(gs.legal)); random {
+			action = gs.legal[i]
+		}
+	}
+	if err := gs.play(action, mv); err != nil {
+		if random {
+			return false, fmt.Errorf("random opening action %d: %w", action, err)
+		}
 		return false, fmt.Errorf("search chose an illegal action: %w", err)
 	}
 
 	r.mu.Lock()
 	r.stats.Searches++
+	if random {
+		r.stats.RandomMoves++
+	}
 	r.stats.Simulations += int64(res.Simulations)
 	if res.Fallback {
 		r.stats.Fallbacks++

@@ -444,6 +444,11 @@ func TestConfigValidate(t *testing.T) {
 		{Config{ParallelGames: 1, SparringAgent: "random", SparringFraction: -0.1}, "sparring_fraction"},
 		{Config{ParallelGames: 1, SparringAgent: "random", SparringFraction: math.NaN()}, "sparring_fraction"},
 		{Config{ParallelGames: 1, SparringFraction: 0.5}, "no sparring_agent"},
+		{Config{ParallelGames: 1, RandomMoves: 8, RandomProbability: 0.1}, ""},
+		{Config{ParallelGames: 1, RandomMoves: -1, RandomProbability: 0.1}, "random_moves"},
+		{Config{ParallelGames: 1, RandomMoves: 8, RandomProbability: 1.5}, "random_probability"},
+		{Config{ParallelGames: 1, RandomMoves: 8, RandomProbability: math.NaN()}, "random_probability"},
+		{Config{ParallelGames: 1, RandomMoves: 8}, "set both or neither"},
 	} {
 		err := tc.cfg.Validate()
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
@@ -667,5 +672,100 @@ func TestTableEnds(t *testing.T) {
 	}
 	if _, err := NewGenerator(tictactoe.New(), Config{ParallelGames: 1, TableEnds: true}, opts); err == nil {
 		t.Error("table_ends for a game without a table: no error")
+	}
+}
+
+func TestRandomActionChoice(t *testing.T) {
+	const games, moves, legal = 20000, 4, 7
+	for _, p := range []float64{0, 0.1, 1} {
+		random, counts := 0, [legal]int{}
+		for i := range int64(games) {
+			seed := GameSeed(3, i)
+			for m := range moves + 2 {
+				a, ok := RandomAction(seed, m, moves, p, legal)
+				if b, again := RandomAction(seed, m, moves, p, legal); a != b || ok != again {
+					t.Fatalf("game %d move %d: the choice is not a function of its arguments", i, m)
+				}
+				if !ok {
+					continue
+				}
+				if m >= moves {
+					t.Fatalf("p %v: move %d of game %d is random, past the first %d", p, m, i, moves)
+				}
+				if a < 0 || a >= legal {
+					t.Fatalf("p %v: index %d of %d legal actions", p, a, legal)
+				}
+				random++
+				counts[a]++
+			}
+		}
+		if got := float64(random) / (games * moves); math.Abs(got-p) > 0.01 {
+			t.Errorf("p %v: %v of the opening moves are random", p, got)
+		}
+		for a, n := range counts {
+			if want := float64(random) / legal; math.Abs(float64(n)-want) > 5*math.Sqrt(want) {
+				t.Errorf("p %v: action %d drawn %d times of %d, want about %.0f", p, a, n, random, want)
+			}
+		}
+	}
+	if _, ok := RandomAction(1, 0, 4, 1, 0); ok {
+		t.Error("a random action with no legal action")
+	}
+}
+
+func TestRandomOpeningMoves(t *testing.T) {
+	game := tictactoe.New()
+	const games, moves = 12, 3
+	run := func(cfg Config, parallel int) ([]data.Record, Stats) {
+		var c collect
+		cfg.ParallelGames, cfg.CacheSize = parallel, 1024
+		opts := Options{Search: testSearch(mcts.ModeGumbel), Seed: 11, Now: fixedNow}
+		st, err := Generate(context.Background(), cfg, opts, game, newEval(t, game, newFakeNet(game, 0), 1024), 0, games, c.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.sorted(), st
+	}
+	plain, plainStats := run(Config{}, 4)
+	recs, st := run(Config{RandomMoves: moves, RandomProbability: 1}, 4)
+	if plainStats.RandomMoves != 0 {
+		t.Fatalf("%d random moves without random_moves", plainStats.RandomMoves)
+	}
+	if st.RandomMoves != games*moves {
+		t.Fatalf("%d random moves, want %d (the first %d of each of %d games)", st.RandomMoves, games*moves, moves, games)
+	}
+	differ := 0
+	for i := range recs {
+		rec := &recs[i]
+		if err := rec.Validate(); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		if _, err := data.Replay(game, rec); err != nil {
+			t.Fatalf("record %d does not replay: %v", i, err)
+		}
+		s := game.NewInitialState()
+		for m := range moves {
+			legal := s.LegalActions(nil)
+			k, ok := RandomAction(rec.Meta.Seed, m, moves, 1, len(legal))
+			if !ok || rec.Actions[m] != legal[k] {
+				t.Fatalf("game %d move %d: played %d, want the random action %d", i, m, rec.Actions[m], legal[k])
+			}
+			mv := rec.Moves[m]
+			if !mv.HasRootValue || !mv.Full || len(mv.Policy) == 0 {
+				t.Fatalf("game %d move %d: the search's targets were not kept: %+v", i, m, mv)
+			}
+			if err := s.ApplyAction(rec.Actions[m]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !reflect.DeepEqual(rec.Actions, plain[i].Actions) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Fatal("random opening moves changed no game")
+	}
+	if again, _ := run(Config{RandomMoves: moves, RandomProbability: 1}, 1); !reflect.DeepEqual(recs, again) {
+		t.Fatal("random opening moves depend on the number of parallel games")
 	}
 }

@@ -34,6 +34,9 @@ type Stats struct {
 	// any simulation (mcts.Result.Fallback): moves nothing searched.
 	// Self-play has no deadline, so it should stay 0.
 	Fallbacks int64
+	// RandomMoves counts the moves played at random instead of the
+	// search's choice (Config.RandomMoves).
+	RandomMoves int64
 	// Elapsed is the wall time of the run.
 	Elapsed time.Duration
 	// Eval is the evaluator's work during the run, when it reports it (see
@@ -113,6 +116,7 @@ func (s *Stats) Merge(o Stats) {
 	s.Simulations += o.Simulations
 	s.PartnerMoves += o.PartnerMoves
 	s.Fallbacks += o.Fallbacks
+	s.RandomMoves += o.RandomMoves
 	s.Sparring.Games += o.Sparring.Games
 	s.Sparring.Wins += o.Sparring.Wins
 	s.Sparring.Draws += o.Sparring.Draws

@@ -55,6 +55,7 @@ func (it iteration) report() (line map[string]any, msg string) {
 		"positions_per_s": sp.PositionsPerSecond(),
 		"sims_per_s":      sp.SimulationsPerSecond(),
 		"fallbacks":       sp.Fallbacks,
+		"random_moves":    sp.RandomMoves,
 		"avg_game_length": sp.MeanLength(),
 		"p0_wins":         p0,
 		"p1_wins":         p1,
