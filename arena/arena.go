@@ -22,8 +22,13 @@ type Config struct {
 	// Game is the game to play.
 	Game env.Game
 	// Games is the number of games. Game i is played with A as player
-	// i%2, so colours alternate and an even number of games is balanced.
+	// i%2, so colours alternate and an even number of games is balanced,
+	// unless AColour fixes A's colour.
 	Games int
+	// AColour is the colour A plays: Alternate (the default), AFirst in
+	// every game or ASecond in every game. Against a perfect player only
+	// the colour that can win measures anything.
+	AColour Colours
 	// Workers is the number of games played in parallel (0 or 1: one at a
 	// time). Results do not depend on it.
 	Workers int
@@ -45,6 +50,56 @@ type Config struct {
 	// OnGame, if set, is called after each game (one call at a time, in
 	// completion order), e.g. to show progress.
 	OnGame func(GameRecord)
+}
+
+// Colours says which colour agent A plays in a match (Config.AColour).
+type Colours int
+
+const (
+	// Alternate plays A as player i%2 in game i.
+	Alternate Colours = iota
+	// AFirst plays A as player 0, the first to move, in every game.
+	AFirst
+	// ASecond plays A as player 1 in every game.
+	ASecond
+)
+
+// ParseColours reads the names "both" (Alternate), "first" (AFirst) and
+// "second" (ASecond).
+func ParseColours(s string) (Colours, error) {
+	switch s {
+	case "both":
+		return Alternate, nil
+	case "first":
+		return AFirst, nil
+	case "second":
+		return ASecond, nil
+	}
+	return 0, fmt.Errorf("arena: colours %q: want both, first or second", s)
+}
+
+// String returns the name ParseColours reads.
+func (c Colours) String() string {
+	switch c {
+	case Alternate:
+		return "both"
+	case AFirst:
+		return "first"
+	case ASecond:
+		return "second"
+	}
+	return fmt.Sprintf("Colours(%d)", int(c))
+}
+
+// player returns A's player in game i.
+func (c Colours) player(i int) int {
+	switch c {
+	case AFirst:
+		return 0
+	case ASecond:
+		return 1
+	}
+	return i % 2
 }
 
 // GameRecord is the outcome of one game.
@@ -215,6 +270,9 @@ func Play(ctx context.Context, cfg Config, a, b agent.Factory) (Result, error) {
 	if cfg.OpeningMoves < 0 {
 		return Result{}, fmt.Errorf("arena: negative OpeningMoves %d", cfg.OpeningMoves)
 	}
+	if cfg.AColour < Alternate || cfg.AColour > ASecond {
+		return Result{}, fmt.Errorf("arena: unknown AColour %v", cfg.AColour)
+	}
 	maxMoves := cfg.MaxMoves
 	if maxMoves == 0 {
 		maxMoves = cfg.Game.MaxGameLength()
@@ -279,7 +337,9 @@ feed:
 		for n < len(done) && done[n] {
 			n++
 		}
-		n -= n % 2
+		if cfg.AColour == Alternate {
+			n -= n % 2
+		}
 		for _, rec := range records[:n] {
 			res.add(rec)
 		}
@@ -298,8 +358,8 @@ feed:
 
 // Interrupted is Play's error when its context is cancelled. The result
 // returned with it holds games 0 to Played-1: the longest run of finished
-// games from game 0, cut to an even number so that each agent played as
-// many games with each colour. Games finished out of that order are
+// games from game 0, cut to an even number when colours alternate so that
+// each agent played as many games with each colour. Games finished out of that order are
 // dropped with the ones in flight, so that a match stopped early does not
 // favour its shorter games.
 type Interrupted struct {
@@ -328,10 +388,16 @@ func playIndexed(ctx context.Context, cfg Config, maxMoves int, fa, fb agent.Fac
 	if err != nil {
 		return GameRecord{}, fmt.Errorf("arena: game %d: building agent B: %w", i, err)
 	}
-	colour := i % 2
+	colour := cfg.AColour.player(i)
 	var players [2]agent.Agent
 	players[colour], players[1-colour] = a, b
-	start, opening, err := Opening(cfg.Game, OpeningSeed(cfg.Seed, i), cfg.OpeningMoves)
+	// Alternating games share their opening in pairs; with a fixed colour
+	// each game draws its own.
+	openingGame := i
+	if cfg.AColour != Alternate {
+		openingGame = 2 * i
+	}
+	start, opening, err := Opening(cfg.Game, OpeningSeed(cfg.Seed, openingGame), cfg.OpeningMoves)
 	if err != nil {
 		return GameRecord{}, fmt.Errorf("arena: game %d: %w", i, err)
 	}

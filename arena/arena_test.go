@@ -376,3 +376,66 @@ func TestPlayCountsFallbacksAndInexact(t *testing.T) {
 		t.Errorf("report lacks %q:\n%s", want, buf.String())
 	}
 }
+
+// AColour fixes A's colour in every game; with it each game draws its own
+// opening, and an interrupted match keeps an odd number of games.
+func TestPlayFixedColour(t *testing.T) {
+	for _, tc := range []struct {
+		colours Colours
+		player  int
+	}{
+		{AFirst, 0},
+		{ASecond, 1},
+	} {
+		t.Run(tc.colours.String(), func(t *testing.T) {
+			res, err := Play(context.Background(), Config{Game: tictactoe.New(), Games: 6, Workers: 2, Seed: 1, AColour: tc.colours, OpeningMoves: 1, KeepActions: true},
+				firstLegalFactory(), firstLegalFactory())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, q := tc.player, 1-tc.player
+			if res.Wins[p]+res.Draws[p]+res.Losses[p] != 6 || res.Wins[q]+res.Draws[q]+res.Losses[q] != 0 {
+				t.Errorf("wins %v draws %v losses %v: want all 6 games with A as player %d", res.Wins, res.Draws, res.Losses, p)
+			}
+			openings := map[int]bool{}
+			for i, r := range res.Records {
+				if r.AColour != tc.player {
+					t.Errorf("game %d: A played %d, want %d", i, r.AColour, tc.player)
+				}
+				openings[r.Actions[0]] = true
+			}
+			if len(openings) < 3 {
+				t.Errorf("6 games with a fixed colour opened with only %d different actions: %v", len(openings), openings)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	finished := 0
+	cfg := Config{Game: tictactoe.New(), Games: 20, Workers: 1, Seed: 3, AColour: AFirst,
+		OnGame: func(GameRecord) {
+			if finished++; finished == 3 {
+				cancel()
+			}
+		}}
+	res, err := Play(ctx, cfg, agent.RandomFactory(), agent.RandomFactory())
+	var intr *Interrupted
+	if !errors.As(err, &intr) || res.Games() != 3 || intr.Played != 3 {
+		t.Fatalf("interrupted after 3 games with a fixed colour: %d games, err %v", res.Games(), err)
+	}
+	if _, err := Play(context.Background(), Config{Game: tictactoe.New(), Games: 2, AColour: Colours(7)}, firstLegalFactory(), firstLegalFactory()); err == nil {
+		t.Fatal("an unknown AColour was accepted")
+	}
+}
+
+func TestParseColours(t *testing.T) {
+	for _, c := range []Colours{Alternate, AFirst, ASecond} {
+		got, err := ParseColours(c.String())
+		if err != nil || got != c {
+			t.Errorf("ParseColours(%q) = %v, %v", c.String(), got, err)
+		}
+	}
+	if _, err := ParseColours("white"); err == nil || !strings.Contains(err.Error(), "white") {
+		t.Errorf("ParseColours(white): %v, want an error naming it", err)
+	}
+}

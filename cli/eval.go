@@ -19,19 +19,20 @@ import (
 const evalUsage = `usage: zerokit eval -a SPEC -b SPEC [flags]
 
 Plays -games games between agents A and B, colours alternating (A moves
-first in games 0, 2, 4, ...), -parallel games at a time, and reports A's
+first in games 0, 2, 4, ...; -a-colour first or second fixes A's colour),
+-parallel games at a time, and reports A's
 wins, draws and losses as first and second player and in total, A's score
 with its 95% confidence interval (Wilson) and the Elo difference A - B with
 the interval's image. Network agents (net:) share one network per path, so
 parallel games batch their evaluations.
 
 Each game starts with -opening uniformly random actions (shared by games 2k
-and 2k+1, which swap colours) so that deterministic agents play varied
+and 2k+1, which swap colours; each game its own with -a-colour) so that deterministic agents play varied
 games. The agents of game i are seeded from -seed, i and the spec's seed=.
 
 Ctrl-C (SIGINT) or SIGTERM stops the match and reports it as a shorter one:
-games 0 to N-1, the longest run of finished games from game 0 (N even, so
-both agents played each colour equally often); games in flight, or
+games 0 to N-1, the longest run of finished games from game 0 (N even when
+colours alternate, so both agents played each colour equally often); games in flight, or
 finished out of that order, are dropped, so the short games do not count
 more than they should.
 
@@ -53,6 +54,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	gameName := fs.String("game", defaultGame(nil), "game: "+games.Help(nil))
 	seed := fs.Uint64("seed", 1, "match seed (openings and agents' seeds)")
 	opening := fs.Int("opening", 2, "uniformly random actions at the start of each game")
+	aColour := fs.String("a-colour", "both", "the colour A plays: both (alternating), first or second (every game; against a perfect player only the colour that can win measures anything)")
 	maxMoves := fs.Int("max-moves", 0, "end a game as a draw after this many actions (0: the game's own bound)")
 	jsonOut := fs.String("json", "", "also write the result as JSON to `FILE`")
 	recordOut := fs.String("record", "", "write every game's actions to `FILE`, one JSON array per line in game order (wyb: the referee's action form, the input of zerokit replay; other games: action strings)")
@@ -73,6 +75,10 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fmt.Errorf("-parallel %d: want at least 1", *parallel)
 	case *opening < 0 || *maxMoves < 0:
 		return errors.New("-opening and -max-moves must not be negative")
+	}
+	colours, err := arena.ParseColours(*aColour)
+	if err != nil {
+		return fmt.Errorf("-a-colour: %w", err)
 	}
 	game, err := games.ByName(*gameName)
 	if err != nil {
@@ -110,6 +116,7 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfg := arena.Config{
 		Game: game, Games: *nGames, Workers: *parallel, Seed: *seed,
 		MaxMoves: *maxMoves, OpeningMoves: *opening, KeepActions: *recordOut != "",
+		AColour: colours,
 	}
 	var score float64
 	done := 0
@@ -133,8 +140,12 @@ func runEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	switch {
 	case errors.As(err, &intr) && intr.Played > 0:
 		// Ctrl-C: report the games played, as a shorter match.
-		fmt.Fprintf(stdout, "interrupted: the result covers games 0-%d of the %d requested (the longest run of finished games from game 0, even; the others were dropped)\n",
-			intr.Played-1, intr.Requested)
+		even := ", even"
+		if colours != arena.Alternate {
+			even = ""
+		}
+		fmt.Fprintf(stdout, "interrupted: the result covers games 0-%d of the %d requested (the longest run of finished games from game 0%s; the others were dropped)\n",
+			intr.Played-1, intr.Requested, even)
 	case err != nil:
 		return err
 	}

@@ -57,6 +57,31 @@ func TestEvalBaselines(t *testing.T) {
 	}
 }
 
+// -a-colour first plays A first in every game.
+func TestEvalFixedColour(t *testing.T) {
+	jsonPath := filepath.Join(t.TempDir(), "eval.json")
+	_, stderr, err := runCmd(t, runEval, "-game", "tictactoe", "-a", "alphabeta:depth=9", "-b", "random",
+		"-games", "5", "-a-colour", "first", "-opening", "1", "-q", "-json", jsonPath)
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, stderr)
+	}
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Total   struct{ Games, Losses int } `json:"total"`
+		AFirst  struct{ Games int }         `json:"a_first"`
+		ASecond struct{ Games int }         `json:"a_second"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if rep.Total.Games != 5 || rep.AFirst.Games != 5 || rep.ASecond.Games != 0 || rep.Total.Losses != 0 {
+		t.Errorf("-a-colour first: %+v\n%s", rep, b)
+	}
+}
+
 func TestEvalErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -68,6 +93,7 @@ func TestEvalErrors(t *testing.T) {
 		{[]string{"-a", "random", "-b", "greedy", "-games", "0"}, "-games 0"},
 		{[]string{"-a", "random", "-b", "greedy", "-parallel", "0"}, "-parallel 0"},
 		{[]string{"-a", "random", "-b", "greedy", "extra"}, "unexpected arguments"},
+		{[]string{"-a", "random", "-b", "greedy", "-a-colour", "white"}, `-a-colour: arena: colours "white"`},
 	}
 	for _, tc := range tests {
 		_, _, err := runCmd(t, runEval, tc.args...)
