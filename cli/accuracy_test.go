@@ -74,9 +74,20 @@ func TestSolve(t *testing.T) {
 	if err != nil {
 		t.Fatalf("solve: %v\n%s", err, stderr)
 	}
-	for _, want := range []string{"value for the player to move: win in 1; best: [1]", "  1: win in 1\n", "  0: "} {
+	for _, want := range []string{"value for the player to move: win in 1; best: [1]", "  1: win in 1\n", "  0: ", " positions searched)\n", "in all: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("solve's output lacks %q:\n%s", want, out)
+		}
+	}
+	// The standard board's book answers the fourth disc after the centre
+	// opening with no search.
+	out, stderr, err = runCmd(t, runSolve, "-moves", "333330")
+	if err != nil {
+		t.Fatalf("solve: %v\n%s", err, stderr)
+	}
+	for _, want := range []string{"value for the player to move: win in 35; best: [2 4] (", "s, from the opening book)\n", "  0: draw\n", "in all: from the opening book\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("solve -moves 333330: output lacks %q:\n%s", want, out)
 		}
 	}
 	for _, tc := range []struct{ args, want string }{

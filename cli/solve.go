@@ -16,7 +16,9 @@ const solveUsage = `usage: zerokit solve [-game connect4] [-moves DIGITS] [-time
 Solves a position with the game's solver (Connect Four): its exact value
 for the player to move (win, draw or loss, and in how many actions under
 perfect play) and each legal move's value. -moves gives the actions from
-the initial state as digits (Connect Four: columns, 0 the leftmost).
+the initial state as digits (Connect Four: columns, 0 the leftmost). It
+says how many positions the search visited, and when the answer came from
+the game's opening book with no search.
 `
 
 // runSolve implements "zerokit solve".
@@ -62,7 +64,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if ui, ok := game.(env.TextUI); ok {
 		fmt.Fprint(stdout, ui.Board(s))
 	}
-	fmt.Fprintf(stdout, "value for the player to move: %s; best: %v (%.3f s)\n", solutionString(sol), best, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "value for the player to move: %s; best: %v (%.3f s%s)\n", solutionString(sol), best, time.Since(start).Seconds(), searched(sv, ", "))
 	for _, a := range s.LegalActions(nil) {
 		c := s.Clone()
 		if err := c.ApplyAction(a); err != nil {
@@ -79,7 +81,30 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		fmt.Fprintf(stdout, "  %s: %s\n", s.ActionString(a), solutionString(v))
 	}
+	if n := searched(sv, ""); n != "" {
+		fmt.Fprintf(stdout, "in all: %s\n", n)
+	}
 	return nil
+}
+
+// searched says, when sv counts them, how many positions it searched and
+// answered from its opening book: sep, then "from the opening book" (no
+// search), or "N positions searched" and ", M from the opening book";
+// "" when sv does not count them.
+func searched(sv env.Solver, sep string) string {
+	c, ok := sv.(interface {
+		Nodes() int64
+		BookAnswers() int64
+	})
+	switch {
+	case !ok:
+		return ""
+	case c.Nodes() == 0 && c.BookAnswers() > 0:
+		return sep + "from the opening book"
+	case c.BookAnswers() > 0:
+		return fmt.Sprintf("%s%d positions searched, %d from the opening book", sep, c.Nodes(), c.BookAnswers())
+	}
+	return fmt.Sprintf("%s%d positions searched", sep, c.Nodes())
 }
 
 // solutionString writes a solution as "win in 3", "draw", "loss in 4".

@@ -173,7 +173,7 @@ func TestSolverUsesBook(t *testing.T) {
 	if sol.Value != int(e.Value.Result) || sol.Actions != e.Value.Plies || !slices.Equal(best, e.Best) {
 		t.Fatalf("%v: %+v %v, the book says %v %v", e.Moves, sol, best, e.Value, e.Best)
 	}
-	if n := sv.Inner().Nodes(); n != 0 {
-		t.Fatalf("%d nodes searched", n)
+	if n, b := sv.Nodes(), sv.BookAnswers(); n != 0 || b != 1 {
+		t.Fatalf("%d nodes searched, %d answers from the book, want 0 and 1", n, b)
 	}
 }

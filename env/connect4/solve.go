@@ -95,6 +95,13 @@ func (sv *Solver) Position(s env.State) (solver.Position, error) {
 	return sv.s.Geometry().FromBoard(own, other)
 }
 
+// Nodes is the number of positions searched since the solver was made.
+func (sv *Solver) Nodes() int64 { return sv.s.Nodes() }
+
+// BookAnswers is the number of positions answered from the opening book
+// since the solver was made.
+func (sv *Solver) BookAnswers() int64 { return sv.s.BookAnswers() }
+
 // Inner is the solver of package solver, for its scores and counters.
 func (sv *Solver) Inner() *solver.Solver { return sv.s }
 

@@ -163,9 +163,10 @@ func TestBookAnswersFromChildren(t *testing.T) {
 			}
 		}
 	}
-	if s.Nodes() != 0 {
-		t.Fatalf("%d nodes searched inside the book", s.Nodes())
+	if s.Nodes() != 0 || s.BookAnswers() == 0 {
+		t.Fatalf("%d nodes searched inside the book, %d answers from it", s.Nodes(), s.BookAnswers())
 	}
+	answers := s.BookAnswers()
 	p, _ := g.FromMoves(moves("012301"))
 	if _, ok := b.Answer(p); ok {
 		t.Fatal("a position two discs past the book answered")
@@ -173,6 +174,9 @@ func TestBookAnswersFromChildren(t *testing.T) {
 	want := plainScore(p)
 	if v, err := s.Solve(ctx, p); err != nil || v.Score != want || s.Nodes() == 0 {
 		t.Fatalf("past the book: %v, %v, %d nodes; plain %d", v, err, s.Nodes(), want)
+	}
+	if s.BookAnswers() != answers {
+		t.Fatalf("a position past the book counted as answered from it (%d answers, %d before)", s.BookAnswers(), answers)
 	}
 }
 

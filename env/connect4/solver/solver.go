@@ -78,9 +78,11 @@ type Solver struct {
 	g     *Geometry
 	tt    table
 	nodes int64
-	ctx   context.Context
-	stop  bool
-	book  *Book
+	// bookAnswers counts the positions answered from book.
+	bookAnswers int64
+	ctx         context.Context
+	stop        bool
+	book        *Book
 }
 
 // SetBook makes the solver answer from b, without searching, the
@@ -102,8 +104,16 @@ func (s *Solver) lookup(p Position) (Entry, bool) {
 	if s.book == nil || p.g != s.g || p.HasFour() {
 		return Entry{}, false
 	}
-	return s.book.Answer(p)
+	e, ok := s.book.Answer(p)
+	if ok {
+		s.bookAnswers++
+	}
+	return e, ok
 }
+
+// BookAnswers is the number of positions the solver answered from its
+// book since it was made.
+func (s *Solver) BookAnswers() int64 { return s.bookAnswers }
 
 // DefaultTableBits is the default log2 of the transposition table's
 // entries (9 bytes each: 2^22 is about 38 MB).
