@@ -10,6 +10,7 @@ import (
 
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/internal/buildinfo"
+	"github.com/zerokit/zerokit/internal/relpath"
 )
 
 // addToHelp is the help of eval's and refbench's -add-to flag.
@@ -77,13 +78,7 @@ func relativePaths(arg, dir string) string {
 		if i < len(arg) && arg[i] != '=' && arg[i] != ',' {
 			continue
 		}
-		field := arg[start:i]
-		if filepath.IsAbs(field) {
-			if rel, err := filepath.Rel(dir, field); err == nil {
-				field = rel
-			}
-		}
-		b.WriteString(field)
+		b.WriteString(relpath.To(dir, arg[start:i]))
 		if i < len(arg) {
 			b.WriteByte(arg[i])
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/agent/neural/export"
 	"github.com/zerokit/zerokit/internal/buildinfo"
+	"github.com/zerokit/zerokit/internal/relpath"
 	"github.com/zerokit/zerokit/model/ckpt"
 	"github.com/zerokit/zerokit/rundir"
 )
@@ -112,7 +113,7 @@ func (t *trainer) refreshAgent(step int64) error {
 	prov := &neural.Provenance{
 		Commit:       t.revision(),
 		Command:      t.opts.Command,
-		Config:       t.configPath,
+		Config:       relpath.ToWorkingDir(t.configPath),
 		Seed:         t.cfg.Seed,
 		Steps:        step,
 		TrainSeconds: t.trainSeconds(),

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/agent/neural"
+	"github.com/zerokit/zerokit/internal/relpath"
 	"github.com/zerokit/zerokit/model/ckpt"
 	"github.com/zerokit/zerokit/rundir"
 )
@@ -112,7 +113,7 @@ agent:
 	}
 	p := m.Provenance
 	if !strings.HasSuffix(m.Name, "step80-avg4") || p == nil || p.Steps != 80 || p.Command != "test" || p.Seed != 7 ||
-		!strings.Contains(p.Averaging, "4 checkpoints, steps 20 to 80") || p.Config != cfgPath || len(p.Evaluations) == 0 ||
+		!strings.Contains(p.Averaging, "4 checkpoints, steps 20 to 80") || p.Config != relpath.ToWorkingDir(cfgPath) || len(p.Evaluations) == 0 ||
 		m.Search.Simulations != 8 || !m.Search.Solver || m.Search.MaterialWeight != neural.ShippedMaterialWeight || m.Search.MaterialTerm != "table" {
 		t.Fatalf("run agent %s (search %+v) provenance %+v", m.Name, m.Search, p)
 	}

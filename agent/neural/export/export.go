@@ -32,6 +32,7 @@ import (
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/internal/atomicfile"
+	"github.com/zerokit/zerokit/internal/relpath"
 	"github.com/zerokit/zerokit/model/ckpt"
 	"github.com/zerokit/zerokit/model/gonet"
 	"github.com/zerokit/zerokit/pyadapter"
@@ -159,11 +160,13 @@ func export(opts Options) (neural.Manifest, error) {
 	if err := neural.CheckGame(h.Game, h.EncodingVersion, game); err != nil {
 		return neural.Manifest{}, err
 	}
+	// The source is recorded relative to the working directory (the
+	// repository, for a shipped agent), not by this machine's absolute path.
 	src, err := filepath.Abs(opts.Checkpoint)
 	if err != nil {
 		return neural.Manifest{}, err
 	}
-	source := neural.Source{Checkpoint: src, Step: h.Step, Seed: h.Seed}
+	source := neural.Source{Checkpoint: relpath.ToWorkingDir(src), Step: h.Step, Seed: h.Seed}
 	if opts.Source != nil {
 		source = *opts.Source
 	}

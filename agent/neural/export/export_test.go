@@ -16,6 +16,7 @@ import (
 	"github.com/zerokit/zerokit/env/squatter"
 	"github.com/zerokit/zerokit/env/tictactoe"
 	"github.com/zerokit/zerokit/env/wyb"
+	"github.com/zerokit/zerokit/internal/relpath"
 	"github.com/zerokit/zerokit/mcts"
 	"github.com/zerokit/zerokit/model/torch"
 )
@@ -69,7 +70,7 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m.Name != "wyb-step12" || m.Game != "wyb" || m.Source.Step != 12 || m.Source.Seed != 77 ||
-		m.Source.Checkpoint != ckpt || !m.Created.Equal(created) || m.Search != search || m.Parameters == 0 {
+		m.Source.Checkpoint != relpath.ToWorkingDir(ckpt) || !m.Created.Equal(created) || m.Search != search || m.Parameters == 0 {
 		t.Errorf("manifest %+v", m)
 	}
 	for _, f := range []string{neural.ManifestName, neural.WeightsName, AdapterModule, AdapterConfig, PackageInit, ReadmeName} {
