@@ -359,9 +359,9 @@ feed:
 // Interrupted is Play's error when its context is cancelled. The result
 // returned with it holds games 0 to Played-1: the longest run of finished
 // games from game 0, cut to an even number when colours alternate so that
-// each agent played as many games with each colour. Games finished out of that order are
-// dropped with the ones in flight, so that a match stopped early does not
-// favour its shorter games.
+// each agent played as many games with each colour. Games finished out of
+// that order are dropped with the ones in flight, so that a match stopped
+// early does not favour its shorter games.
 type Interrupted struct {
 	// Played is the number of games in the result; Requested is
 	// Config.Games.

@@ -20,21 +20,22 @@ const evalUsage = `usage: zerokit eval -a SPEC -b SPEC [flags]
 
 Plays -games games between agents A and B, colours alternating (A moves
 first in games 0, 2, 4, ...; -a-colour first or second fixes A's colour),
--parallel games at a time, and reports A's
-wins, draws and losses as first and second player and in total, A's score
-with its 95% confidence interval (Wilson) and the Elo difference A - B with
-the interval's image. Network agents (net:) share one network per path, so
-parallel games batch their evaluations.
+-parallel games at a time, and reports A's wins, draws and losses as first
+and second player and in total, A's score with its 95% confidence interval
+(Wilson) and the Elo difference A - B with the interval's image. Network
+agents (net:) share one network per path, so parallel games batch their
+evaluations.
 
 Each game starts with -opening uniformly random actions (shared by games 2k
-and 2k+1, which swap colours; each game its own with -a-colour) so that deterministic agents play varied
-games. The agents of game i are seeded from -seed, i and the spec's seed=.
+and 2k+1, which swap colours; with -a-colour each game draws its own) so
+that deterministic agents play varied games. The agents of game i are
+seeded from -seed, i and the spec's seed=.
 
 Ctrl-C (SIGINT) or SIGTERM stops the match and reports it as a shorter one:
 games 0 to N-1, the longest run of finished games from game 0 (N even when
-colours alternate, so both agents played each colour equally often); games in flight, or
-finished out of that order, are dropped, so the short games do not count
-more than they should.
+colours alternate, so both agents played each colour equally often); games
+in flight, or finished out of that order, are dropped, so the short games
+do not count more than they should.
 
 Agent specs (-a, -b):
 `

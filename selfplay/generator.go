@@ -392,7 +392,7 @@ func (r *run) move(gs *gameSlot) (bool, error) {
 	}
 	action := res.Action
 	random := false
-	if r.g.cfg.RandomMoves > 0 {
+	if gs.state.MoveNumber() < r.g.cfg.RandomMoves {
 		gs.legal = gs.state.LegalActions(gs.legal)
 		var i int
 		if i, random = RandomAction(gs.seed, gs.state.MoveNumber(), r.g.cfg.RandomMoves, r.g.cfg.RandomProbability, len(gs.legal)); random {
