@@ -112,7 +112,7 @@ func runBook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			comments = append(comments, c)
 		}
 	}
-	comments = append(comments, "written by: zerokit book "+strings.Join(args, " "),
+	comments = append(comments, "written by: "+commandLine("book", args),
 		"MOVES VALUE BEST KEEP: columns 0 = leftmost (- the empty board); W win, L loss, D draw for the player to move, and the discs to the end under perfect play; BEST keep the value exactly, KEEP the result")
 	save := func() error {
 		return atomicfile.Write(*out, 0o644, func(w io.Writer) error { return book.Write(w, comments) })
