@@ -60,6 +60,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	ptemp := fs.Float64("policy-temp", def.PolicyTemperature, "policy temperature T: the search uses the network's priors P^(1/T), renormalised (0 or 1: unchanged; above 1: flatter)")
 	temp := fs.Float64("temperature", def.Temperature, "move temperature T for the first -temperature-moves moves of a game: the move is sampled with probability proportional to N^(1/T) of the search's visits (puct only; 0: the most visited move)")
 	tempMoves := fs.Int("temperature-moves", def.TemperatureMoves, "moves of the game (both sides') played at -temperature")
+	lcb := fs.Float64("lcb", def.LCB, "Z > 0: play the move of highest lower confidence bound, Q minus Z standard errors, among the moves with enough visits, instead of the most visited move (puct only; 0: the most visited move)")
 	weighted := fs.Bool("weighted", def.WeightedBudget, "multiply each move's simulations and move time by its position's time weight (Watch Your Back!: 3 in the 16 moving turns before the second shrink); max-nodes still bounds the tree")
 	sym := fs.Bool("sym", def.AverageSymmetries, "average the network's outputs over the board's symmetries (Watch Your Back!: the left-right mirror), one network call per symmetry")
 	maxNodes := fs.Int("max-nodes", mcts.AgentMaxNodes, "end a search once its tree holds this many nodes (0: no limit; -tree-mb bounds the tree's memory either way)")
@@ -81,7 +82,7 @@ func runExport(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fs.Usage()
 		return errors.New("-out is required")
 	}
-	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, TreeMB: *treeMB, Solver: *solver, PolicyTemperature: *ptemp, WeightedBudget: *weighted, Temperature: *temp, TemperatureMoves: *tempMoves}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm, MaterialUntil: *materialUntil}
+	search := neural.Settings{Settings: mcts.Settings{Simulations: *sims, MoveTime: mcts.Duration(*moveTime), Mode: mcts.Mode(*mode), LeavesInFlight: *leaves, CPUCT: *cpuct, ReuseTree: *reuse, MaxNodes: *maxNodes, TreeMB: *treeMB, Solver: *solver, PolicyTemperature: *ptemp, WeightedBudget: *weighted, Temperature: *temp, TemperatureMoves: *tempMoves, LCB: *lcb}, AverageSymmetries: *sym, MaterialWeight: *material, MaterialScale: *materialScale, MaterialTerm: *materialTerm, MaterialUntil: *materialUntil}
 	var ckpt string
 	var prov *neural.Provenance
 	var source *neural.Source
@@ -217,6 +218,8 @@ func overrideSettings(fs *flag.FlagSet, base, flags neural.Settings) neural.Sett
 			s.Temperature = flags.Temperature
 		case "temperature-moves":
 			s.TemperatureMoves = flags.TemperatureMoves
+		case "lcb":
+			s.LCB = flags.LCB
 		case "sym":
 			s.AverageSymmetries = flags.AverageSymmetries
 		case "max-nodes":

@@ -64,7 +64,7 @@ func TestExportCommand(t *testing.T) {
 	writeRun(t, run, trainingWYB, 5, 9)
 	out := filepath.Join(dir, "my_agent")
 	stdout, stderr, err := runCmd(t, runExport, "-checkpoint", run, "-out", out, "-sims", "16", "-move-time", "2s",
-		"-leaves", "2", "-material", "0.3", "-material-term", "eval", "-material-until", "24", "-solver", "-sym", "-policy-temp", "1.5", "-weighted", "-binary", "/opt/zk/zerokit", "-game-time", "50s")
+		"-leaves", "2", "-material", "0.3", "-material-term", "eval", "-material-until", "24", "-solver", "-sym", "-policy-temp", "1.5", "-lcb", "2", "-weighted", "-binary", "/opt/zk/zerokit", "-game-time", "50s")
 	if err != nil {
 		t.Fatalf("export: %v\n%s", err, stderr)
 	}
@@ -75,7 +75,7 @@ func TestExportCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := neural.Settings{Settings: mcts.Settings{Simulations: 16, MoveTime: mcts.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true, MaxNodes: mcts.AgentMaxNodes, Solver: true, PolicyTemperature: 1.5, WeightedBudget: true}, MaterialWeight: 0.3, MaterialTerm: "eval", MaterialUntil: 24, AverageSymmetries: true}
+	want := neural.Settings{Settings: mcts.Settings{Simulations: 16, MoveTime: mcts.Duration(2e9), Mode: "puct", LeavesInFlight: 2, CPUCT: 1.25, ReuseTree: true, MaxNodes: mcts.AgentMaxNodes, Solver: true, PolicyTemperature: 1.5, WeightedBudget: true, LCB: 2}, MaterialWeight: 0.3, MaterialTerm: "eval", MaterialUntil: 24, AverageSymmetries: true}
 	if m.Search != want || m.Source.Step != 9 || !strings.HasSuffix(m.Source.Checkpoint, "step-000000009.ckpt") {
 		t.Errorf("manifest %+v", m)
 	}

@@ -141,6 +141,16 @@ type Config struct {
 	// most visited move.
 	FinalTemperature float64 `yaml:"final_temperature"`
 
+	// LCB, when positive, plays the root child of highest lower confidence
+	// bound, Q - LCB x (the standard error of Q), among those with at least
+	// LCBMinVisitShare of the most visited child's visits, instead of the
+	// most visited child, whenever the move temperature is 0 (ModePUCT
+	// only). A move whose value the search found clearly higher, but
+	// late, is then played although its visits have not yet caught up
+	// (KataGo and Leela Chess Zero select their moves so). 0 plays the
+	// most visited child.
+	LCB float64 `yaml:"lcb"`
+
 	// ReuseTree keeps the subtree of the played move between searches
 	// (Search.Advance).
 	ReuseTree bool `yaml:"reuse_tree"`
@@ -281,6 +291,9 @@ func (c Config) Validate() error {
 	}
 	if !finite(c.FinalTemperature) || c.FinalTemperature < 0 {
 		return bad("final_temperature", c.FinalTemperature, "want a finite value >= 0")
+	}
+	if !finite(c.LCB) || c.LCB < 0 || c.LCB > MaxLCB {
+		return bad("lcb", c.LCB, fmt.Sprintf("want 0 (the most visited move) to %d standard errors", MaxLCB))
 	}
 	g := c.Gumbel
 	if g.MaxConsideredActions < 1 {

@@ -125,7 +125,11 @@ func (s *Search) result(state env.State, full bool, sims, reused int) Result {
 		for i := range res.Policy {
 			res.Policy[i] = float32(res.Visits[i]) / float32(max(total, 1))
 		}
-		chosen = s.pickByVisits(res, s.cfg.TemperatureAt(state.MoveNumber()))
+		tau := s.cfg.TemperatureAt(state.MoveNumber())
+		chosen = s.pickByVisits(res, tau)
+		if s.cfg.LCB > 0 && tau < 1e-6 {
+			chosen = pickByLCB(children, sg, s.cfg.LCB, chosen)
+		}
 	}
 	if s.cfg.Solver {
 		chosen = s.solvedChoice(chosen)
@@ -138,6 +142,51 @@ func (s *Search) result(state env.State, full bool, sims, reused int) Result {
 	}
 	res.Action = res.Actions[chosen]
 	return res
+}
+
+// MaxLCB bounds Config.LCB and Settings.LCB (standard errors).
+const MaxLCB = 10
+
+// LCBMinVisitShare is the share of the most visited root child's visits
+// that a child needs to be played by its lower confidence bound
+// (Config.LCB): fewer, and its value is too uncertain to trust (KataGo's
+// minVisitPropForLCB is 0.15).
+const LCBMinVisitShare = 0.15
+
+// The prior of a child's value spread in pickByLCB: a standard deviation
+// of lcbPriorStdev counted as lcbPriorWeight visits, so that a child whose
+// few values happen to agree is not taken as certain (KataGo's
+// utilityStdevPrior and its weight).
+const (
+	lcbPriorStdev  = 0.4
+	lcbPriorWeight = 2
+)
+
+// pickByLCB returns the index of the root child of highest lower
+// confidence bound, Q - z x stderr(Q), among the children with at least
+// LCBMinVisitShare of mostVisited's visits; mostVisited (the index of the
+// most visited child) wins ties. sg is sign(root.player): Q and the bound
+// are the root player's. The standard error is sqrt(var/N), var being the
+// sample variance of the child's N backed-up values shrunk towards
+// lcbPriorStdev^2 with weight lcbPriorWeight.
+func pickByLCB(children []node, sg, z float64, mostVisited int) int {
+	need := max(1, int32(math.Ceil(LCBMinVisitShare*float64(children[mostVisited].visits))))
+	best, bestLCB := mostVisited, math.Inf(-1)
+	for i := range children {
+		ch := &children[i]
+		if ch.visits < need {
+			continue
+		}
+		n := float64(ch.visits)
+		q := sg * ch.w0 / n
+		v := max(0, float64(ch.w2)/n-q*q)
+		v = (v*n + lcbPriorStdev*lcbPriorStdev*lcbPriorWeight) / (n + lcbPriorWeight)
+		lcb := q - z*math.Sqrt(v/n)
+		if lcb > bestLCB || (lcb == bestLCB && i == mostVisited) {
+			best, bestLCB = i, lcb
+		}
+	}
+	return best
 }
 
 // pickByVisits samples a child with probability proportional to

@@ -55,6 +55,7 @@ func checkTree(t *testing.T, s *Search) {
 		switch nd.status {
 		case stExpanded:
 			visits, w0 := int32(1), float64(nd.value)*sign(nd.player)
+			w2 := float64(nd.value) * float64(nd.value)
 			var priorSum float64
 			for c := nd.first; c < nd.first+nd.nchild; c++ {
 				ch := &nodes[c]
@@ -69,6 +70,7 @@ func checkTree(t *testing.T, s *Search) {
 				}
 				visits += ch.visits
 				w0 += ch.w0
+				w2 += float64(ch.w2)
 				priorSum += float64(ch.prior)
 			}
 			if nd.proven {
@@ -88,6 +90,9 @@ func checkTree(t *testing.T, s *Search) {
 			}
 			if math.Abs(w0-nd.w0) > 1e-6*float64(visits) {
 				t.Fatalf("node %d: value sum %v but own + children's = %v", i, nd.w0, w0)
+			}
+			if math.Abs(w2-float64(nd.w2)) > 1e-4*float64(visits) { // float32 sums
+				t.Fatalf("node %d: sum of squared values %v but own + children's = %v", i, nd.w2, w2)
 			}
 			if math.Abs(priorSum-1) > 1e-5 {
 				t.Fatalf("node %d: priors sum to %v", i, priorSum)

@@ -75,6 +75,11 @@ type Settings struct {
 	Temperature float64 `json:"temperature,omitempty" yaml:"temperature"`
 	// TemperatureMoves is the number of moves played at Temperature.
 	TemperatureMoves int `json:"temperature_moves,omitempty" yaml:"temperature_moves"`
+	// LCB, when positive, plays the root move of highest lower confidence
+	// bound, Q minus LCB standard errors, among the moves with at least
+	// LCBMinVisitShare of the most visited one's visits (Config.LCB); PUCT
+	// only. 0 plays the most visited move.
+	LCB float64 `json:"lcb,omitempty" yaml:"lcb"`
 }
 
 // MaxTemperature bounds Settings.Temperature.
@@ -112,6 +117,10 @@ func (s Settings) Validate() error {
 		return bad("temperature_moves", s.TemperatureMoves, "want 0 or more")
 	case (s.Temperature > 0) != (s.TemperatureMoves > 0):
 		return bad("temperature", s.Temperature, fmt.Sprintf("with temperature_moves = %d: set both, or neither", s.TemperatureMoves))
+	case math.IsNaN(s.LCB) || s.LCB < 0 || s.LCB > MaxLCB:
+		return bad("lcb", s.LCB, fmt.Sprintf("want 0 (the most visited move) to %d standard errors", MaxLCB))
+	case s.LCB > 0 && s.Mode == ModeGumbel:
+		return bad("lcb", s.LCB, "gumbel search plays its sequential-halving winner: a lower confidence bound needs puct")
 	case s.Temperature > 0 && s.Mode == ModeGumbel:
 		return bad("temperature", s.Temperature, "gumbel search plays its sequential-halving winner: a temperature needs puct")
 	}
@@ -143,6 +152,7 @@ func (s Settings) Config() Config {
 	c.WeightedBudget = s.WeightedBudget
 	c.Temperature = s.Temperature
 	c.TemperatureMoves = s.TemperatureMoves
+	c.LCB = s.LCB
 	return c
 }
 

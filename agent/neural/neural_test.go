@@ -318,6 +318,11 @@ func TestSpecKind(t *testing.T) {
 		{spec: "net:path=" + ckpt + ",temp=11,tempmoves=8", wantErr: "temp=11"},
 		{spec: "net:path=" + ckpt + ",tempmoves=-1,temp=1", wantErr: "tempmoves=-1"},
 		{spec: "net:path=" + ckpt + ",sims=64,mode=gumbel,temp=1,tempmoves=2", wantErr: "needs puct"},
+		{spec: "net:path=" + ckpt + ",sims=64,lcb=3", want: Settings{Settings: mcts.Settings{Simulations: 64, Mode: "puct", LeavesInFlight: mcts.DefaultLeavesInFlight, CPUCT: 1.25, ReuseTree: true, LCB: 3}},
+			wantName: "step3-sims64-lcb3"},
+		{spec: "net:path=" + ckpt + ",lcb=-1", wantErr: "lcb=-1"},
+		{spec: "net:path=" + ckpt + ",lcb=11", wantErr: "lcb=11"},
+		{spec: "net:path=" + ckpt + ",sims=64,mode=gumbel,lcb=2", wantErr: "needs puct"},
 		{spec: "net:path=" + ckpt + ",depth=3", wantErr: `no key "depth"`},
 		{spec: "net:path=" + filepath.Join(dir, "nope"), wantErr: "no such file"},
 	}

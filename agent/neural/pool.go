@@ -97,7 +97,7 @@ func (p *Pool) Close() error {
 
 // Kind is the "net" agent spec kind, loading networks through p:
 //
-//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,treemb=N][,solver=0|1][,tb=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval|final][,muntil=N][,sym=0|1][,ptemp=T][,weighted=0|1][,backend=go|libtorch]
+//	net:path=DIR_OR_CHECKPOINT[,sims=N][,time=D][,leaves=N][,cpuct=X][,mode=puct|gumbel][,reuse=0|1][,nodes=N][,treemb=N][,solver=0|1][,tb=0|1][,material=W][,mscale=S][,mterm=material|shrink|eval|final][,muntil=N][,sym=0|1][,ptemp=T][,lcb=Z][,weighted=0|1][,backend=go|libtorch]
 //
 // Unset keys take the exported agent's settings, or DefaultSettings for
 // a checkpoint or run directory.
@@ -177,6 +177,7 @@ func searchKeys() map[string]string {
 		"ptemp":     "policy temperature T: the search's priors are the network's P^(1/T), renormalised; above 1 flattens them (default: the agent's, else 0: none)",
 		"temp":      fmt.Sprintf("move temperature T (0 to %d) for the first tempmoves moves of the game: the move is sampled with probability proportional to N^(1/T) of the search's visits, seeded by seed= (puct only; default: the agent's, else 0: the most visited move)", mcts.MaxTemperature),
 		"tempmoves": "moves of the game (both sides') played at temp (default: the agent's, else 0); e.g. temp=0.5,tempmoves=8: the first 4 moves of each side vary among the moves the search rates nearly alike",
+		"lcb":       fmt.Sprintf("Z > 0 plays the move of highest lower confidence bound, Q minus Z standard errors, among the moves with at least %g of the most visited one's visits, instead of the most visited move (puct only; default: the agent's, else 0: the most visited move)", mcts.LCBMinVisitShare),
 		"sym":       "1 averages the network's outputs over the board's symmetries (for Watch Your Back! the left-right mirror, which the rules keep but for the order of a shrink's corners), one network call per symmetry (default: the agent's, else 0)",
 		"backend": fmt.Sprintf("what evaluates the network: %s (pure Go, the default: no libtorch in the process) or %s",
 			BackendGo, BackendLibtorch),
@@ -185,7 +186,7 @@ func searchKeys() map[string]string {
 
 // ApplyParams overrides base with a spec's sims, time, leaves, cpuct,
 // mode, reuse, nodes, treemb, solver, tb, material, mscale, mterm, muntil, sym,
-// ptemp, weighted, temp and tempmoves parameters and validates the result.
+// ptemp, weighted, temp, tempmoves and lcb parameters and validates the result.
 func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 	s := base
 	var err error
@@ -260,6 +261,9 @@ func ApplyParams(base Settings, p spec.Params) (Settings, error) {
 		return Settings{}, err
 	}
 	if s.TemperatureMoves, err = p.Int("tempmoves", s.TemperatureMoves, 0, math.MaxInt32); err != nil {
+		return Settings{}, err
+	}
+	if s.LCB, err = p.Float("lcb", s.LCB, 0, mcts.MaxLCB); err != nil {
 		return Settings{}, err
 	}
 	if err := s.Validate(); err != nil {

@@ -147,6 +147,9 @@ func (s Settings) Label() string {
 	if s.Temperature > 0 {
 		parts = append(parts, fmt.Sprintf("temp%g-%d", s.Temperature, s.TemperatureMoves))
 	}
+	if s.LCB > 0 {
+		parts = append(parts, fmt.Sprintf("lcb%g", s.LCB))
+	}
 	if s.MaterialWeight > 0 {
 		parts = append(parts, fmt.Sprintf("mat%g", s.MaterialWeight))
 		if s.MaterialTerm != "" && s.MaterialTerm != agent.TermMaterial {
