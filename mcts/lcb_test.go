@@ -53,12 +53,7 @@ func TestSearchPlaysLCB(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := run(t, s, st)
-			most := 0
-			for i := range res.Visits {
-				if res.Visits[i] > res.Visits[most] || (res.Visits[i] == res.Visits[most] && res.Priors[i] > res.Priors[most]) {
-					most = i
-				}
-			}
+			most := s.pickByVisits(res, 0)
 			want := most
 			if z > 0 {
 				root := &s.t.nodes[0]
