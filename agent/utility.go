@@ -151,19 +151,39 @@ func (u MaterialUtility) Validate() error {
 	return nil
 }
 
-// Wrap returns eval with the material term blended into its values for
-// game's states; with Weight 0 it returns eval itself.
-func (u MaterialUtility) Wrap(game env.Game, eval mcts.Evaluator) (mcts.Evaluator, error) {
+// Check reports what Wrap would: an error of Validate, or, with a
+// weight, a term that game has no heuristic for.
+func (u MaterialUtility) Check(game env.Game) error {
+	_, err := u.heuristic(game)
+	return err
+}
+
+// heuristic validates u and returns its term's heuristic for game; nil
+// with Weight 0, which needs none.
+func (u MaterialUtility) heuristic(game env.Game) (Heuristic, error) {
 	if err := u.Validate(); err != nil {
 		return nil, err
 	}
 	if u.Weight == 0 {
-		return eval, nil
+		return nil, nil
 	}
 	term, _ := findTerm(u.Term) // Validate checked it
 	h, err := term.heuristic(game)
 	if err != nil {
 		return nil, fmt.Errorf("material utility: %w", err)
+	}
+	return h, nil
+}
+
+// Wrap returns eval with the material term blended into its values for
+// game's states; with Weight 0 it returns eval itself.
+func (u MaterialUtility) Wrap(game env.Game, eval mcts.Evaluator) (mcts.Evaluator, error) {
+	h, err := u.heuristic(game)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return eval, nil
 	}
 	return &materialEvaluator{inner: eval, material: h, u: u}, nil
 }

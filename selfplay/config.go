@@ -87,6 +87,18 @@ type Config struct {
 	// RandomProbability is the chance, in [0, 1], that each of the first
 	// RandomMoves actions is random.
 	RandomProbability float64 `yaml:"random_probability"`
+	// MaterialWeight, in [0, 1), blends a hand-written term
+	// (MaterialTerm) into the leaf values of the network's self-play
+	// searches, as an agent's material_weight does at play time (see
+	// agent.MaterialUtility): the searches then steer by it, and the root
+	// values that enter the value targets (buffer.root_value_weight) and
+	// the Gumbel policy targets carry it into the network. Sparring
+	// partners are not affected. Default 0 (off).
+	MaterialWeight float64 `yaml:"material_weight"`
+	// MaterialTerm names the term MaterialWeight blends in (an agent's
+	// material_term: "material" when empty, "shrink", "eval", "final" or
+	// "table"); the trainer checks that the game has it.
+	MaterialTerm string `yaml:"material_term"`
 }
 
 // DefaultConfig returns the default self-play configuration.
@@ -119,6 +131,12 @@ func (c Config) Validate() error {
 	}
 	if c.RandomMoves > 0 && c.RandomProbability == 0 {
 		return fmt.Errorf("selfplay config: random_moves = %d with random_probability 0: set both or neither", c.RandomMoves)
+	}
+	if math.IsNaN(c.MaterialWeight) || c.MaterialWeight < 0 || c.MaterialWeight >= 1 {
+		return fmt.Errorf("selfplay config: material_weight = %v: want 0 (off) <= weight < 1", c.MaterialWeight)
+	}
+	if c.MaterialTerm != "" && c.MaterialWeight == 0 {
+		return fmt.Errorf("selfplay config: material_term = %q has no effect with material_weight 0: set a weight too", c.MaterialTerm)
 	}
 	if c.SparringFraction > 0 && strings.TrimSpace(c.SparringAgent) == "" {
 		return fmt.Errorf("selfplay config: sparring_fraction = %v but no sparring_agent", c.SparringFraction)

@@ -449,6 +449,12 @@ func TestConfigValidate(t *testing.T) {
 		{Config{ParallelGames: 1, RandomMoves: 8, RandomProbability: 1.5}, "random_probability"},
 		{Config{ParallelGames: 1, RandomMoves: 8, RandomProbability: math.NaN()}, "random_probability"},
 		{Config{ParallelGames: 1, RandomMoves: 8}, "set both or neither"},
+		{Config{ParallelGames: 1, MaterialWeight: 0.3, MaterialTerm: "table"}, ""},
+		{Config{ParallelGames: 1, MaterialWeight: 0.3}, ""},
+		{Config{ParallelGames: 1, MaterialWeight: 1}, "material_weight"},
+		{Config{ParallelGames: 1, MaterialWeight: -0.1}, "material_weight"},
+		{Config{ParallelGames: 1, MaterialWeight: math.NaN()}, "material_weight"},
+		{Config{ParallelGames: 1, MaterialTerm: "table"}, "material_term"},
 	} {
 		err := tc.cfg.Validate()
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {

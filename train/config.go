@@ -403,6 +403,9 @@ func (c Config) Validate() error {
 	if err := c.validateAgents(game, "eval.opponents", "selfplay."); err != nil {
 		return err
 	}
+	if err := SelfPlayUtility(c.SelfPlay).Check(game); err != nil {
+		return fmt.Errorf("selfplay.material_term = %q: %w", c.SelfPlay.MaterialTerm, err)
+	}
 	for i, st := range c.Stages {
 		eff, _ := c.StageAt(st.FromStep)
 		if err := eff.SelfPlay.Validate(); err != nil {

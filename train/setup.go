@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/env"
 	"github.com/zerokit/zerokit/env/games"
@@ -145,9 +146,10 @@ func (s *Setup) SparringPartners() (func(seed uint64) (selfplay.Opponent, error)
 // Evaluator returns the evaluator self-play uses with net:
 // selfplay.workers batcher workers (single-threaded copies of net when
 // there are several), the batcher section's batching and the self-play
-// cache. Call closeEval when the games are done: it stops the batcher and
-// frees the copies.
-func (s *Setup) Evaluator(net *torch.Net) (eval *mcts.NetEvaluator, closeEval func(), err error) {
+// cache, with selfplay.material_weight's term blended into its values.
+// Call closeEval when the games are done: it stops the batcher and frees
+// the copies.
+func (s *Setup) Evaluator(net *torch.Net) (eval selfplay.StatsEvaluator, closeEval func(), err error) {
 	cfg := s.Config
 	nets, release, err := workerNets(net, cfg.SelfPlay.Workers)
 	if err != nil {
@@ -158,8 +160,35 @@ func (s *Setup) Evaluator(net *torch.Net) (eval *mcts.NetEvaluator, closeEval fu
 		release()
 		return nil, nil, fmt.Errorf("train: %w", err)
 	}
-	return e, func() { e.Close(); release() }, nil
+	closeEval = func() { e.Close(); release() }
+	u := SelfPlayUtility(cfg.SelfPlay)
+	if u.Weight == 0 {
+		return e, closeEval, nil
+	}
+	blended, err := u.Wrap(s.Game, e)
+	if err != nil {
+		closeEval()
+		return nil, nil, fmt.Errorf("train: selfplay.material_term: %w", err)
+	}
+	return blendedEvaluator{Evaluator: blended, net: e}, closeEval, nil
 }
+
+// SelfPlayUtility is the material utility of the network's self-play
+// searches (selfplay.material_weight and material_term, at the agents'
+// default scale).
+func SelfPlayUtility(sp selfplay.Config) agent.MaterialUtility {
+	return agent.MaterialUtility{Weight: sp.MaterialWeight, Term: sp.MaterialTerm, Scale: agent.DefaultMaterialScale}
+}
+
+// blendedEvaluator is a self-play evaluator with a material term blended
+// in, still reporting its network's work.
+type blendedEvaluator struct {
+	mcts.Evaluator
+	net *mcts.NetEvaluator
+}
+
+// EvalStats implements selfplay.StatsEvaluator.
+func (b blendedEvaluator) EvalStats() mcts.EvalStats { return b.net.EvalStats() }
 
 // workerNets returns the networks of a self-play batcher with workers
 // workers: net itself for one worker; otherwise that many single-threaded

@@ -1,10 +1,13 @@
 package train
 
 import (
+	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/zerokit/zerokit/agent"
 	"github.com/zerokit/zerokit/agent/neural"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/model/torch"
@@ -110,5 +113,84 @@ func TestSetupLoad(t *testing.T) {
 				t.Fatalf("error %q, want one naming %s and containing %q", err, tc.path, tc.err)
 			}
 		})
+	}
+}
+
+// TestSetupEvaluatorMaterial: with selfplay.material_weight the self-play
+// evaluator's value is the network's blended with the term, exactly as
+// agent.MaterialUtility defines it, and it still reports the network's
+// work; with weight 0 it is the network's value. A term the game lacks is
+// a configuration error naming the key.
+func TestSetupEvaluatorMaterial(t *testing.T) {
+	cfg := DefaultConfig() // Watch Your Back!
+	cfg.Model.Blocks, cfg.Model.Channels = 1, 8
+	cfg.SelfPlay.Workers = 1
+	base, err := NewSetup(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := base.NewNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer net.Close()
+	// White has placed one piece on the final board: Black, to move, is
+	// level in material (pieces to place count) and half a piece down for
+	// the final term.
+	s := base.Game.NewInitialState()
+	legal := s.LegalActions(nil)
+	onFinal := -1
+	for _, a := range legal {
+		c := s.Clone()
+		if err := c.ApplyAction(a); err != nil {
+			t.Fatal(err)
+		}
+		h, _ := agent.FinalMaterial(base.Game)
+		if h.Evaluate(c, 1) == -0.5 {
+			onFinal = a
+			break
+		}
+	}
+	if onFinal < 0 {
+		t.Fatal("no placement on the final board")
+	}
+	if err := s.ApplyAction(onFinal); err != nil {
+		t.Fatal(err)
+	}
+	value := func(weight float64, term string) (float32, int64) {
+		t.Helper()
+		c := cfg
+		c.SelfPlay.MaterialWeight, c.SelfPlay.MaterialTerm = weight, term
+		setup, err := NewSetup(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eval, closeEval, err := setup.Evaluator(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeEval()
+		v, err := eval.Evaluate(context.Background(), s, s.LegalActions(nil), make([]float32, base.Game.NumActions()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v, eval.EvalStats().Positions
+	}
+	v0, n0 := value(0, "")
+	if n0 != 1 {
+		t.Fatalf("weight 0: %d positions evaluated, want 1", n0)
+	}
+	for _, tc := range []struct {
+		term     string
+		material float64
+	}{{"", 0}, {"material", 0}, {"final", -0.5}} {
+		v, n := value(0.4, tc.term)
+		want := float32(0.6*float64(v0) + 0.4*math.Tanh(tc.material/agent.DefaultMaterialScale))
+		if math.Abs(float64(v-want)) > 1e-6 || n != 1 {
+			t.Errorf("term %q: value %v (%d positions), want %v (1): network %v", tc.term, v, n, want, v0)
+		}
+	}
+	if _, err := ParseConfig("test.yaml", []byte("game:\n  name: tictactoe\nselfplay:\n  material_weight: 0.3\n  material_term: nosuch\n")); err == nil || !strings.Contains(err.Error(), "selfplay.material_term") {
+		t.Errorf("unknown term: %v, want an error naming selfplay.material_term", err)
 	}
 }
