@@ -137,16 +137,18 @@ func TestSetupEvaluatorMaterial(t *testing.T) {
 	// White has placed one piece on the final board: Black, to move, is
 	// level in material (pieces to place count) and half a piece down for
 	// the final term.
+	final, err := agent.FinalMaterial(base.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := base.Game.NewInitialState()
-	legal := s.LegalActions(nil)
 	onFinal := -1
-	for _, a := range legal {
+	for _, a := range s.LegalActions(nil) {
 		c := s.Clone()
 		if err := c.ApplyAction(a); err != nil {
 			t.Fatal(err)
 		}
-		h, _ := agent.FinalMaterial(base.Game)
-		if h.Evaluate(c, 1) == -0.5 {
+		if final.Evaluate(c, 1) == -0.5 {
 			onFinal = a
 			break
 		}
