@@ -75,6 +75,12 @@ type Batch struct {
 	// a target, 0 for a value-only position. Required when
 	// ValueOnlyPositions is set.
 	PolicyWeight []float32
+	// Ownership, if non-nil, receives n ownership targets of
+	// ObservationShape().Cells() values each: for every cell, +1 when the
+	// player to move holds it at the end of the game, -1 when the opponent
+	// does, 0 when nobody does (env.CellOwner), under the same symmetry as
+	// the observation. The game's states must implement env.CellOwner.
+	Ownership []float32
 }
 
 // ErrEmpty is returned by Sample when the buffer holds no positions.
@@ -89,6 +95,9 @@ type Buffer struct {
 	shape      env.Shape
 	numActions int
 	syms       []env.Symmetry
+	// owners reports that the game's states implement env.CellOwner, so
+	// that stored games keep their final holders.
+	owners bool
 
 	mu    sync.Mutex
 	rng   *rand.Rand
@@ -112,6 +121,9 @@ type storedGame struct {
 	rootValue []float32 // NaN where absent; nil when no move has one
 	returns   [2]float32
 	snaps     []env.State // snaps[j] is the state after j*SnapshotEvery moves
+	// final holds the holder of each cell (env.CellOwner) after the last
+	// move; nil when the game's states cannot tell.
+	final []int8
 }
 
 // NewBuffer returns an empty buffer for game.
@@ -127,12 +139,14 @@ func NewBuffer(game env.Game, cfg BufferConfig) (*Buffer, error) {
 	if err := checkSymmetries(syms, shape.Cells(), na); err != nil {
 		return nil, fmt.Errorf("data: buffer: game %s: %w", game.Name(), err)
 	}
+	_, owners := game.NewInitialState().(env.CellOwner)
 	return &Buffer{
 		game:       game,
 		cfg:        cfg,
 		shape:      shape,
 		numActions: na,
 		syms:       syms,
+		owners:     owners,
 		rng:        rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 	}, nil
 }
@@ -251,6 +265,14 @@ func (b *Buffer) build(rec *Record) (*storedGame, error) {
 			}
 		}
 		g.policyOff[i+1] = int32(len(g.policy))
+		if i == moves-1 && b.owners {
+			end := p.State.Clone()
+			if err := end.ApplyAction(p.Action); err != nil {
+				return fmt.Errorf("move %d: action %d: %w", i, p.Action, err)
+			}
+			g.final = make([]int8, b.shape.Cells())
+			end.(env.CellOwner).CellOwners(g.final)
+		}
 		return nil
 	})
 	if err != nil {
@@ -389,6 +411,12 @@ func (b *Buffer) Sample(n int, out *Batch) error {
 	if err := checkLen("PolicyWeight", out.PolicyWeight, n, 1, b.cfg.ValueOnlyPositions); err != nil {
 		return err
 	}
+	if err := checkLen("Ownership", out.Ownership, n, b.shape.Cells(), false); err != nil {
+		return err
+	}
+	if out.Ownership != nil && !b.owners {
+		return fmt.Errorf("data: sample: Batch.Ownership asked for, but game %s cannot say who holds its cells (env.CellOwner)", b.game.Name())
+	}
 	picks, err := b.pickN(n)
 	if err != nil {
 		return err
@@ -492,10 +520,30 @@ func (b *Buffer) fill(out *Batch, i int, p pick, sc *scratch) error {
 		}
 	}
 
+	if out.Ownership != nil {
+		b.fillOwnership(out.Ownership[i*b.shape.Cells():(i+1)*b.shape.Cells()], g.final, s.CurrentPlayer(), sym)
+	}
+
 	v := g.returns[s.CurrentPlayer()]
 	if w := b.cfg.RootValueWeight; w > 0 && g.rootValue != nil && !math.IsNaN(float64(g.rootValue[m])) {
 		v = float32((1-w)*float64(v) + w*float64(g.rootValue[m]))
 	}
 	out.Value[i] = v
 	return nil
+}
+
+// fillOwnership writes the ownership target of a position where player is
+// to move, from the final holders of its game, under sym.
+func (b *Buffer) fillOwnership(row []float32, final []int8, player int, sym env.Symmetry) {
+	for c, h := range final {
+		v := float32(0)
+		switch {
+		case h < 0:
+		case int(h) == player:
+			v = 1
+		default:
+			v = -1
+		}
+		row[sym.Cells[c]] = v
+	}
 }

@@ -176,3 +176,17 @@ type TablebaseGame interface {
 	// options) has none.
 	Tablebase() Tablebase
 }
+
+// CellOwner is implemented by a State that can say which player holds each
+// cell of its board: the square a Watch Your Back! piece stands on, a
+// Squatter cell in a player's territory or under a live piece. The holders
+// at the end of a game are an auxiliary training target (KataGo's
+// ownership): a network that must predict where each side's pieces end up
+// learns where to stand.
+type CellOwner interface {
+	// CellOwners writes to dst, one value per cell of the observation's
+	// board (ObservationShape().Cells(), in observation order), the player
+	// who holds the cell (0 or 1), or -1 for nobody. dst has at least that
+	// many values.
+	CellOwners(dst []int8)
+}

@@ -406,6 +406,14 @@ func (c Config) Validate() error {
 	if err := SelfPlayUtility(c.SelfPlay).Check(game); err != nil {
 		return fmt.Errorf("selfplay.material_term = %q: %w", c.SelfPlay.MaterialTerm, err)
 	}
+	if w := c.Optimizer.OwnershipLossWeight; w > 0 {
+		if !c.Model.OwnershipHead {
+			return fmt.Errorf("optimizer.ownership_loss_weight = %v needs model.ownership_head: true", w)
+		}
+		if _, ok := game.NewInitialState().(env.CellOwner); !ok {
+			return fmt.Errorf("optimizer.ownership_loss_weight = %v: game %s cannot say who holds its cells, so it has no ownership targets", w, game.Name())
+		}
+	}
 	for i, st := range c.Stages {
 		eff, _ := c.StageAt(st.FromStep)
 		if err := eff.SelfPlay.Validate(); err != nil {

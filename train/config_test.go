@@ -122,6 +122,11 @@ func TestConfigStrictness(t *testing.T) {
 		{"averaging from", "averaging:\n  from_step: -1\n", []string{"averaging.from_step"}},
 		{"agent budget", "agent:\n  simulations: 0\n  move_time: 0s\n", []string{"agent", "move_time"}},
 		{"agent mode", "agent:\n  mode: minimax\n", []string{"agent"}},
+		{"ownership", "model:\n  ownership_head: true\noptimizer:\n  ownership_loss_weight: 1.5\n", nil},
+		{"ownership head alone", "model:\n  ownership_head: true\n", nil},
+		{"ownership without head", "optimizer:\n  ownership_loss_weight: 1\n", []string{"optimizer.ownership_loss_weight", "model.ownership_head"}},
+		{"ownership weight", "model:\n  ownership_head: true\noptimizer:\n  ownership_loss_weight: -1\n", []string{"ownership_loss_weight"}},
+		{"ownership game", "game:\n  name: tictactoe\nmodel:\n  ownership_head: true\noptimizer:\n  ownership_loss_weight: 1\n", []string{"tictactoe", "cannot say who holds its cells"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("test.yaml", []byte(tc.text))

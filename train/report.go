@@ -115,6 +115,10 @@ func (it iteration) report() (line map[string]any, msg string) {
 		line["samples_per_s"] = float64(tp.steps*int64(it.batchSize)) / (tp.elapsed - tp.evalTime).Seconds()
 		msg += fmt.Sprintf("; %d steps (%.0f samples/s) policy %.3f value %.3f", tp.steps,
 			line["samples_per_s"], tp.policy/n, tp.value/n)
+		if tp.ownership > 0 {
+			line["ownership_loss"] = tp.ownership / n
+			msg += fmt.Sprintf(" ownership %.3f", tp.ownership/n)
+		}
 	}
 	if tp.probed {
 		line["policy_entropy"] = tp.entropy

@@ -17,14 +17,15 @@ type sampleSlot struct {
 }
 
 // newSampleSlot returns a slot for batches of n positions whose
-// observations, targets and legal mask are tr's memory (torch.NewBatch), so
+// observations, targets (ownership too, when tr trains an ownership head)
+// and legal mask are tr's memory (torch.NewBatch), so
 // that sampling writes them where the training step reads them.
 func newSampleSlot(tr *torch.Trainer, n, na int, valueOnly bool) (*sampleSlot, error) {
 	mb, err := tr.NewBatch(n)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	s := &sampleSlot{mb: mb, batch: data.Batch{Obs: mb.Obs, Policy: mb.Policy, Value: mb.Value, Mask: make([]float32, n*na)}}
+	s := &sampleSlot{mb: mb, batch: data.Batch{Obs: mb.Obs, Policy: mb.Policy, Value: mb.Value, Mask: make([]float32, n*na), Ownership: mb.Ownership}}
 	if valueOnly {
 		s.batch.PolicyWeight = make([]float32, n)
 	}

@@ -24,6 +24,7 @@ func (t *trainer) owedSteps() int64 {
 type trainStats struct {
 	steps                   int64
 	policy, value, total    float64 // sums over the steps
+	ownership               float64 // sum over the steps (0 without an ownership loss)
 	gradNorm, lr            float64
 	elapsed, evalTime       time.Duration
 	entropy, valueAccuracy  float64
@@ -67,6 +68,7 @@ func (t *trainer) trainPhase(ctx context.Context) (trainStats, error) {
 		ts.steps++
 		ts.policy += l.Policy
 		ts.value += l.Value
+		ts.ownership += l.Ownership
 		ts.total += l.Total
 		ts.gradNorm += l.GradNorm
 		ts.lr = l.LearningRate

@@ -71,6 +71,27 @@ func (s *State) CellAt(c int) CellState {
 	return cs
 }
 
+var _ env.CellOwner = (*State)(nil)
+
+// CellOwners implements env.CellOwner: for each cell (y*N + x, as in
+// observations) the player in whose territory it lies, else the player
+// whose piece stands on it, else -1. At the end of a game every cell is
+// one player's territory or piece.
+func (s *State) CellOwners(dst []int8) {
+	dst = dst[:s.g.cells]
+	for c := range dst {
+		cs := s.CellAt(c)
+		switch {
+		case cs.Owner >= 0:
+			dst[c] = int8(cs.Owner)
+		case cs.Piece >= 0:
+			dst[c] = int8(cs.Piece)
+		default:
+			dst[c] = -1
+		}
+	}
+}
+
 // Cell returns the state of the cell in column x, row y; coordinates off the
 // board report OffBoard.
 func (s *State) Cell(x, y int) CellState {

@@ -315,3 +315,50 @@ func TestSymmetries(t *testing.T) {
 		}
 	}
 }
+
+// TestCellOwners plays random games to their end and checks the holders on
+// every position against Cell: the territory's player, else the piece's,
+// else -1; at the end no cell is nobody's, and the cells held as territory
+// are Territory's count.
+func TestCellOwners(t *testing.T) {
+	g := mustGame(t, 6)
+	rng := rand.New(rand.NewPCG(45, 2))
+	owners := make([]int8, 36)
+	for range 6 {
+		s := g.NewState()
+		var st env.State = s
+		if _, ok := st.(env.CellOwner); !ok {
+			t.Fatal("State does not implement env.CellOwner")
+		}
+		for {
+			s.CellOwners(owners)
+			var terr [2]int
+			for y := range 6 {
+				for x := range 6 {
+					cs := s.Cell(x, y)
+					want := int8(cs.Piece)
+					if cs.Owner >= 0 {
+						want = int8(cs.Owner)
+						terr[cs.Owner]++
+					}
+					if got := owners[y*6+x]; got != want {
+						t.Fatalf("move %d, cell (%d,%d) %+v: owner %d, want %d\n%s", s.MoveNumber(), x, y, cs, got, want, s)
+					}
+					if s.IsTerminal() && want < 0 {
+						t.Fatalf("cell (%d,%d) is nobody's at the end\n%s", x, y, s)
+					}
+				}
+			}
+			if terr[0] != s.Territory(0) || terr[1] != s.Territory(1) {
+				t.Fatalf("move %d: territory %v, Territory says %d and %d", s.MoveNumber(), terr, s.Territory(0), s.Territory(1))
+			}
+			if s.IsTerminal() {
+				break
+			}
+			legal := s.LegalActions(nil)
+			if err := s.ApplyAction(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

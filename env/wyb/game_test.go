@@ -447,3 +447,53 @@ func TestRepetitionKey(t *testing.T) {
 		t.Errorf("after two forfeits: key %#x, %v (want %#x, true), and the hash must still differ (the turn is in it)", k, ok, k200)
 	}
 }
+
+// TestCellOwners plays random games to their end (under a turn limit, so
+// through both shrinks) and checks the holders against At on every
+// position: the player of a White or Black piece, -1 on empty, corner and
+// removed squares.
+func TestCellOwners(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 1))
+	owners := make([]int8, 64)
+	for range 4 {
+		s := New(Options{TurnLimit: DefaultTurnLimit}).NewState()
+		var st env.State = s
+		if _, ok := st.(env.CellOwner); !ok {
+			t.Fatal("State does not implement env.CellOwner")
+		}
+		for {
+			for i := range owners {
+				owners[i] = 7 // must be overwritten
+			}
+			s.CellOwners(owners)
+			var count [2]int
+			for y := range 8 {
+				for x := range 8 {
+					want := int8(-1)
+					switch s.At(x, y) {
+					case White:
+						want = WhitePlayer
+					case Black:
+						want = BlackPlayer
+					}
+					if got := owners[y*8+x]; got != want {
+						t.Fatalf("move %d, square (%d,%d) holds %v: owner %d, want %d\n%s", s.MoveNumber(), x, y, s.At(x, y), got, want, s)
+					}
+					if want >= 0 {
+						count[want]++
+					}
+				}
+			}
+			if count[0] != s.Pieces(WhitePlayer) || count[1] != s.Pieces(BlackPlayer) {
+				t.Fatalf("move %d: owners count %v pieces, Pieces says %d and %d", s.MoveNumber(), count, s.Pieces(0), s.Pieces(1))
+			}
+			if s.IsTerminal() {
+				break
+			}
+			legal := s.LegalActions(nil)
+			if err := s.ApplyAction(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package wyb
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/zerokit/zerokit/env"
+)
 
 // NumPlanes is the number of 8x8 planes in an observation.
 const NumPlanes = 15
@@ -141,3 +145,20 @@ func (s *State) ThreatenedBy(p int) uint64 {
 // play (the ring it removes and the squares that become corners), or 0 when
 // both shrinks have happened.
 func (s *State) NextShrinkSquares() uint64 { return s.b.nextShrink() }
+
+var _ env.CellOwner = (*State)(nil)
+
+// CellOwners implements env.CellOwner: the player whose piece stands on
+// each square (cell y*8+x, as in observations), or -1 for an empty,
+// corner or removed square.
+func (s *State) CellOwners(dst []int8) {
+	dst = dst[:NumSquares]
+	for i := range dst {
+		dst[i] = -1
+	}
+	for p, m := range s.b.pieces {
+		for ; m != 0; m &= m - 1 {
+			dst[bits.TrailingZeros64(m)] = int8(p)
+		}
+	}
+}

@@ -50,6 +50,11 @@ type Config struct {
 	// ValueMaxPool adds global max pooling to the value head's global
 	// average pooling.
 	ValueMaxPool bool `yaml:"value_max_pool" json:"value_max_pool"`
+	// OwnershipHead adds a head that predicts, for every cell, who holds
+	// it at the end of the game (+1 the player to move, -1 the opponent):
+	// an auxiliary training target (KataGo's ownership) that only training
+	// computes; play uses the policy and value alone.
+	OwnershipHead bool `yaml:"ownership_head" json:"ownership_head,omitempty"`
 	// Threads is the number of threads libtorch uses inside one op; every
 	// call applies it to the OS thread it runs on. 0 leaves libtorch's
 	// setting (1 on the project's VM). Use 1 when anything else needs the
@@ -181,6 +186,8 @@ func (c Config) SameArchitecture(o Config) string {
 		return fmt.Sprintf("value_hidden %d, expected %d", c.ValueHidden, o.ValueHidden)
 	case c.ValueMaxPool != o.ValueMaxPool:
 		return fmt.Sprintf("value_max_pool %v, expected %v", c.ValueMaxPool, o.ValueMaxPool)
+	case c.OwnershipHead != o.OwnershipHead:
+		return fmt.Sprintf("ownership_head %v, expected %v", c.OwnershipHead, o.OwnershipHead)
 	}
 	return ""
 }

@@ -63,6 +63,27 @@ func TestLayout(t *testing.T) {
 	if l.PolicyExtra != -1 || l.PolicyExtraBias != -1 {
 		t.Errorf("spatial head without extra actions has policy.extra")
 	}
+	if l.Ownership != -1 || l.OwnershipBias != -1 {
+		t.Errorf("network without an ownership head has its tensors at %d, %d", l.Ownership, l.OwnershipBias)
+	}
+
+	// The ownership head's two tensors come last, leaving the others'
+	// order (and so older checkpoints and optimizer layouts) unchanged.
+	cfg.OwnershipHead = true
+	owned := NewLayout(cfg, Shape{Planes: 4, Height: 3, Width: 5, Actions: 30})
+	if n := len(owned.Tensors); n != len(l.Tensors)+2 || owned.Ownership != n-2 || owned.OwnershipBias != n-1 {
+		t.Fatalf("ownership head at %d and %d of %d tensors (%d without it)", owned.Ownership, owned.OwnershipBias, n, len(l.Tensors))
+	}
+	for i := range l.Tensors {
+		if owned.Tensors[i].Name != l.Tensors[i].Name {
+			t.Fatalf("tensor %d is %s with the ownership head, %s without", i, owned.Tensors[i].Name, l.Tensors[i].Name)
+		}
+	}
+	w, b := owned.Tensors[owned.Ownership], owned.Tensors[owned.OwnershipBias]
+	if w.Name != "ownership.conv.weight" || !slices.Equal(w.Shape, []int64{1, 8, 1, 1}) || w.Role != RoleWeight ||
+		b.Name != "ownership.conv.bias" || !slices.Equal(b.Shape, []int64{1}) || b.Role != RoleOther {
+		t.Errorf("ownership head tensors %+v and %+v", w, b)
+	}
 }
 
 func TestSameArchitecture(t *testing.T) {
@@ -74,6 +95,11 @@ func TestSameArchitecture(t *testing.T) {
 	}
 	b.ValueMaxPool = true
 	if d := a.SameArchitecture(b); d != "value_max_pool false, expected true" {
+		t.Errorf("got %q", d)
+	}
+	b = a
+	b.OwnershipHead = true
+	if d := a.SameArchitecture(b); d != "ownership_head false, expected true" {
 		t.Errorf("got %q", d)
 	}
 }

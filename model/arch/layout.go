@@ -85,6 +85,7 @@ type Block struct {
 //	v = relu(bn(conv1x1(t, ValueConv), ValueBN))
 //	pooled = mean_HW(v), or [mean_HW(v), max_HW(v)] with ValueMaxPool
 //	value = tanh(linear(relu(linear(pooled, ValueFC1, ValueFC1Bias)), ValueFC2, ValueFC2Bias))
+//	with OwnershipHead: ownership = tanh(conv1x1(t, Ownership) + OwnershipBias), (N, 1, H, W)
 //
 // Convolutions have no bias (batch norm follows) except PolicyCell; a
 // linear layer's weight is (out, in). Batch norm uses BNEpsilon.
@@ -117,6 +118,9 @@ type Layout struct {
 	// and ValueFC2Bias its output layer.
 	ValueFC1, ValueFC1Bias int
 	ValueFC2, ValueFC2Bias int
+	// Ownership and OwnershipBias are the ownership head's 1x1 convolution
+	// (one output) and its bias, the last tensors of the layout.
+	Ownership, OwnershipBias int
 }
 
 // NewLayout lays out the tensors of the network cfg for shape. cfg and
@@ -124,7 +128,7 @@ type Layout struct {
 func NewLayout(cfg Config, shape Shape) *Layout {
 	l := &Layout{
 		PolicyFC: -1, PolicyFCBias: -1, PolicyCell: -1, PolicyCellBias: -1,
-		PolicyExtra: -1, PolicyExtraBias: -1,
+		PolicyExtra: -1, PolicyExtraBias: -1, Ownership: -1, OwnershipBias: -1,
 	}
 	c := cfg.Channels
 	l.Stem = l.conv("stem.conv", shape.Planes, c, 3)
@@ -160,6 +164,10 @@ func NewLayout(cfg Config, shape Shape) *Layout {
 	}
 	l.ValueFC1, l.ValueFC1Bias = l.linear("value.fc1", pooled, cfg.ValueHidden, InitHe)
 	l.ValueFC2, l.ValueFC2Bias = l.linear("value.fc2", cfg.ValueHidden, 1, InitUniform)
+	if cfg.OwnershipHead {
+		l.Ownership = l.add("ownership.conv.weight", RoleWeight, InitUniform, c, 1, int64(c), 1, 1)
+		l.OwnershipBias = l.add("ownership.conv.bias", RoleOther, InitZero, 0, 1)
+	}
 	return l
 }
 

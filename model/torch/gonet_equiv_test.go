@@ -94,12 +94,15 @@ func TestGonetMatchesLibtorch(t *testing.T) {
 	extra := squatter
 	extra.ValueMaxPool, extra.Blocks, extra.Channels = true, 3, 24
 	planes := Config{Blocks: 1, Channels: 20, PolicyHead: PolicySpatial, PolicyChannels: 3, PolicyPlanes: 2, ValueChannels: 6, ValueHidden: 10}
+	owned := wyb
+	owned.OwnershipHead = true
 	tests := []struct {
 		name  string
 		cfg   Config
 		shape Shape
 	}{
 		{"wyb dense 3x32", wyb, Shape{Planes: 15, Height: 8, Width: 8, Actions: 577}},
+		{"wyb dense 3x32 ownership head", owned, Shape{Planes: 15, Height: 8, Width: 8, Actions: 577}},
 		{"dense max pool 1x16", maxPool, tinyShape},
 		{"dense 2x48", wide, Shape{Planes: 6, Height: 7, Width: 6, Actions: 50}},
 		{"squatter spatial 2x32", squatter, Shape{Planes: 10, Height: 6, Width: 6, Actions: 36}},
@@ -147,10 +150,12 @@ func TestGonetMatchesLibtorch(t *testing.T) {
 func TestGonetMatchesTrained(t *testing.T) {
 	spatial := tinyConfig()
 	spatial.PolicyHead, spatial.ValueMaxPool = PolicySpatial, true
+	owned := tinyConfig()
+	owned.OwnershipHead = true
 	for i, tc := range []struct {
 		cfg   Config
 		shape Shape
-	}{{tinyConfig(), tinyShape}, {spatial, Shape{Planes: 3, Height: 4, Width: 4, Actions: 17}}} {
+	}{{tinyConfig(), tinyShape}, {spatial, Shape{Planes: 3, Height: 4, Width: 4, Actions: 17}}, {owned, tinyShape}} {
 		path, net, _ := trainedCheckpoint(t, t.TempDir(), tc.cfg, tc.shape)
 		g, err := gonet.Load(path)
 		if err != nil {

@@ -170,7 +170,7 @@ func (n *Net) infer(obs []float32, count int, logits, values []float32) error {
 		e.free(x)
 		x = d
 	}
-	pol, val := c.forward(e, x, false)
+	pol, val := c.forward(e, x, false, nil)
 	e.free(x)
 	e.stageOut(pol, st.out, 0, count, na)
 	e.stageOut(val, st.out, count*na, count, 1)
@@ -211,7 +211,7 @@ func (n *Net) ForwardT(x *ts.Tensor, train bool) (logits, values *ts.Tensor, err
 		(c.cfg.PolicyHead == PolicyDense && (d[2] != int64(n.shape.Height) || d[3] != int64(n.shape.Width)))) {
 		return nil, nil, fmt.Errorf("model: ForwardT: input shape %v, want (N, %d, %d, %d)", d, n.shape.Planes, n.shape.Height, n.shape.Width)
 	}
-	pol, val := c.forward(e, xh, train)
+	pol, val := c.forward(e, xh, train, nil)
 	if e.err != nil {
 		e.free(pol)
 		e.free(val)
@@ -230,9 +230,11 @@ func (c *core) useThreads() {
 }
 
 // forward computes policy logits (N, Actions) and values (N, 1) for the
-// input x (N, Planes, H, W). It frees every intermediate; the caller frees
-// x and the results (nil after an error, which e.err then holds).
-func (c *core) forward(e *engine, x handle, train bool) (logits, value handle) {
+// input x (N, Planes, H, W), and, when own is not nil and the network has
+// an ownership head, sets *own to its predictions (N, H*W) in [-1, 1]. It
+// frees every intermediate; the caller frees x and the results (nil after
+// an error, which e.err then holds).
+func (c *core) forward(e *engine, x handle, train bool, own *handle) (logits, value handle) {
 	s := c.st
 	t := e.conv2d(x, s.stem.h, nil, true)
 	t = e.bnRelu(t, s.stemBN, train)
@@ -272,6 +274,13 @@ func (c *core) forward(e *engine, x handle, train bool) (logits, value handle) {
 	}
 	e.free(p)
 
+	if own != nil && s.own != nil {
+		o := e.conv2d(t, s.own.h, s.ownB.h, false)
+		e.tanh_(o)
+		*own = e.flatten(o)
+		e.free(o)
+	}
+
 	v := e.conv2d(t, s.valConv.h, nil, false)
 	e.free(t)
 	v = e.bnRelu(v, s.valBN, train)
@@ -293,6 +302,10 @@ func (c *core) forward(e *engine, x handle, train bool) (logits, value handle) {
 	if e.err != nil {
 		e.free(logits)
 		e.free(value)
+		if own != nil {
+			e.free(*own)
+			*own = nil
+		}
 		return nil, nil
 	}
 	return logits, value

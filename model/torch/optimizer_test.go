@@ -99,7 +99,7 @@ func probeGradients(t *testing.T, cfg Config, values map[string][]float32, tc Tr
 	defer lib.SetGradEnabled(prev)
 	e := tr.eng
 	e.reset()
-	pl, vl, total := tr.losses(b, tinyShape, true)
+	pl, vl, _, total := tr.losses(b, tinyShape, true)
 	e.gradients(total, tr.inputs, tr.grads)
 	e.free(pl)
 	e.free(vl)

@@ -52,6 +52,8 @@ type store struct {
 	valFC1B  *namedTensor
 	valFC2   *namedTensor
 	valFC2B  *namedTensor
+	own      *namedTensor // ownership head (nil without one)
+	ownB     *namedTensor
 
 	// flat holds every trained tensor's values, one after the other at
 	// their offsets (weights first, each start aligned to flatAlign
@@ -115,6 +117,7 @@ func newStore(cfg Config, shape Shape) *store {
 	s.valConv, s.valBN = at(l.ValueConv), bn(l.ValueBN)
 	s.valFC1, s.valFC1B = at(l.ValueFC1), at(l.ValueFC1Bias)
 	s.valFC2, s.valFC2B = at(l.ValueFC2), at(l.ValueFC2Bias)
+	s.own, s.ownB = at(l.Ownership), at(l.OwnershipBias)
 	s.layoutFlat()
 	return s
 }

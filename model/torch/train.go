@@ -48,6 +48,11 @@ type TrainConfig struct {
 	GradClipNorm float64 `yaml:"grad_clip_norm" json:"grad_clip_norm"`
 	// ValueLossWeight multiplies the value loss in the total loss.
 	ValueLossWeight float64 `yaml:"value_loss_weight" json:"value_loss_weight"`
+	// OwnershipLossWeight multiplies the ownership loss (the mean squared
+	// error of the ownership head over the cells) in the total loss; above
+	// 0 it needs a network with an ownership head and batches with
+	// Ownership targets.
+	OwnershipLossWeight float64 `yaml:"ownership_loss_weight" json:"ownership_loss_weight,omitempty"`
 }
 
 // DefaultTrainConfig is AdamW at a constant 1e-3 with light weight decay.
@@ -94,6 +99,7 @@ func (c TrainConfig) Validate() error {
 	in("weight_decay", c.WeightDecay, 0, 1, false)
 	in("grad_clip_norm", c.GradClipNorm, 0, math.MaxFloat64, false)
 	in("value_loss_weight", c.ValueLossWeight, 0, 1e6, false)
+	in("ownership_loss_weight", c.OwnershipLossWeight, 0, 1e6, false)
 	return errors.Join(errs...)
 }
 
@@ -118,6 +124,10 @@ type Batch struct {
 	// Legal optionally holds N legal-action masks (N * Actions); the logits
 	// of illegal actions are masked out before the softmax.
 	Legal []bool
+	// Ownership holds N ownership targets (N * Height*Width values in
+	// [-1, 1], the cells in observation order) when the trainer's
+	// OwnershipLossWeight is above 0, and must be nil otherwise.
+	Ownership []float32
 	// Height and Width optionally give the board size of this batch, for a
 	// spatial-policy network trained on several sizes (0: the network's).
 	Height, Width int
@@ -129,7 +139,11 @@ type Losses struct {
 	Policy float64
 	// Value is the mean squared error of the value.
 	Value float64
-	// Total is Policy + ValueLossWeight * Value, the minimised loss.
+	// Ownership is the mean squared error of the ownership head over the
+	// cells (0 without an ownership loss).
+	Ownership float64
+	// Total is Policy + ValueLossWeight * Value + OwnershipLossWeight *
+	// Ownership, the minimised loss.
 	Total float64
 	// GradNorm is the global L2 norm of the gradients before clipping
 	// (training steps only).
@@ -209,6 +223,9 @@ func (o *optState) free() {
 func NewTrainer(net *Net, cfg TrainConfig) (*Trainer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.OwnershipLossWeight > 0 && !net.c.cfg.OwnershipHead {
+		return nil, errors.New("train config: ownership_loss_weight needs a network with an ownership head (ownership_head)")
 	}
 	c := net.c
 	runtime.LockOSThread()
@@ -334,8 +351,19 @@ func (t *Trainer) batchShape(b Batch) (Shape, error) {
 	if b.Legal != nil {
 		err = errors.Join(err, check("Legal", len(b.Legal), s.Actions))
 	}
+	switch {
+	case t.ownership() && b.Ownership == nil:
+		err = errors.Join(err, fmt.Errorf("model: batch of %d: no Ownership targets, which ownership_loss_weight %v needs", b.N, t.cfg.OwnershipLossWeight))
+	case t.ownership():
+		err = errors.Join(err, check("Ownership", len(b.Ownership), s.Height*s.Width))
+	case b.Ownership != nil:
+		err = errors.Join(err, fmt.Errorf("model: batch of %d: Ownership targets, but the trainer has no ownership loss (ownership_loss_weight 0)", b.N))
+	}
 	return s, err
 }
+
+// ownership reports whether the trainer trains the ownership head.
+func (t *Trainer) ownership() bool { return t.cfg.OwnershipLossWeight > 0 }
 
 // acquire locks the calling goroutine to its thread and the trainer's
 // network, as every libtorch call of the trainer needs, and fails on a
@@ -371,7 +399,7 @@ func (t *Trainer) run(b Batch, train bool) (Losses, error) {
 
 	e := t.eng
 	e.reset()
-	policyLoss, valueLoss, total := t.losses(b, s, train)
+	policyLoss, valueLoss, ownLoss, total := t.losses(b, s, train)
 
 	// The gradients, their flat concatenation and its squared norm are
 	// queued before anything is read, so that the device works through
@@ -393,20 +421,27 @@ func (t *Trainer) run(b Batch, train bool) (Losses, error) {
 	if !train {
 		read = read[:3]
 	}
+	if ownLoss != nil {
+		read = append(read, ownLoss)
+	}
 	all := e.stack(read)
-	var vals [4]float32
+	var vals [5]float32
 	e.copyOut(all, vals[:len(read)])
 	e.free(all)
 	e.free(sq)
 	e.free(policyLoss)
 	e.free(valueLoss)
+	e.free(ownLoss)
 	e.free(total)
 	l := Losses{Policy: float64(vals[0]), Value: float64(vals[1]), Total: float64(vals[2])}
+	if ownLoss != nil {
+		l.Ownership = float64(vals[len(read)-1])
+	}
 	if e.err == nil && train {
 		norm := math.Sqrt(float64(vals[3]))
 		switch {
 		case math.IsNaN(l.Total) || math.IsInf(l.Total, 0):
-			e.err = fmt.Errorf("non-finite loss (policy %v, value %v); weights left unchanged", l.Policy, l.Value)
+			e.err = fmt.Errorf("non-finite loss (policy %v, value %v, ownership %v); weights left unchanged", l.Policy, l.Value, l.Ownership)
 		case math.IsNaN(norm) || math.IsInf(norm, 0):
 			e.err = fmt.Errorf("non-finite gradient norm %v; weights left unchanged", norm)
 		default:
@@ -424,15 +459,21 @@ func (t *Trainer) run(b Batch, train bool) (Losses, error) {
 	return l, nil
 }
 
-// losses stages b and returns its policy, value and total losses as
-// scalar tensors (nil after an error, which e.err then holds); with grad
-// mode on, the total's graph reaches the parameters.
-func (t *Trainer) losses(b Batch, s Shape, train bool) (policyLoss, valueLoss, total handle) {
+// losses stages b and returns its policy, value, ownership (nil without an
+// ownership loss) and total losses as scalar tensors (nil after an error,
+// which e.err then holds); with grad mode on, the total's graph reaches the
+// parameters.
+func (t *Trainer) losses(b Batch, s Shape, train bool) (policyLoss, valueLoss, ownLoss, total handle) {
 	e := t.eng
 	c := t.net.c
 	n, size, na := b.N, s.Size(), s.Actions
-	x, target, z, illegal := t.stageBatch(b, n, size, na, s)
-	logits, value := c.forward(e, x, train)
+	x, target, z, owners, illegal := t.stageBatch(b, n, size, na, s)
+	var own handle
+	wantOwn := &own
+	if owners == nil {
+		wantOwn = nil
+	}
+	logits, value := c.forward(e, x, train, wantOwn)
 	e.free(x)
 	if illegal != nil {
 		e.maskedFill_(logits, illegal, maskedLogit)
@@ -454,13 +495,24 @@ func (t *Trainer) losses(b Batch, s Shape, train bool) (policyLoss, valueLoss, t
 	weighted := e.mulScalar(valueLoss, t.cfg.ValueLossWeight)
 	total = e.add(policyLoss, weighted)
 	e.free(weighted)
+	if owners != nil {
+		ownLoss = e.mse(own, owners)
+		e.free(own)
+		e.free(owners)
+		w := e.mulScalar(ownLoss, t.cfg.OwnershipLossWeight)
+		sum := e.add(total, w)
+		e.free(w)
+		e.free(total)
+		total = sum
+	}
 	if e.err != nil {
 		e.free(policyLoss)
 		e.free(valueLoss)
+		e.free(ownLoss)
 		e.free(total)
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	return policyLoss, valueLoss, total
+	return policyLoss, valueLoss, ownLoss, total
 }
 
 // flatGradient returns the step's gradients (t.grads, which it frees)
@@ -499,12 +551,16 @@ func (t *Trainer) flatGradient() handle {
 // stageBatch copies b into the trainer's staging memory (unless b is one
 // of NewBatch's, which is there already) and returns it as tensors on the
 // network's device: observations (N, Planes, H, W), policy targets (N,
-// Actions), values (N) and, when b has a legal mask, the illegal actions
-// as a bool (N, Actions) mask (else nil). The staged values go to the
-// device in one copy.
-func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, illegal handle) {
+// Actions), values (N), with an ownership loss the ownership targets (N,
+// H*W) (else nil) and, when b has a legal mask, the illegal actions as a
+// bool (N, Actions) mask (else nil). The staged values go to the device in
+// one copy.
+func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, owners, illegal handle) {
 	e := t.eng
 	l := batchLayout{n: n, size: size, na: na}
+	if t.ownership() {
+		l.own = s.Height * s.Width
+	}
 	maskAt, total := l.maskAt(), l.maskAt()
 	if b.Legal != nil {
 		total = l.floats()
@@ -516,12 +572,13 @@ func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, i
 	} else {
 		t.stage.ensure(e, total, 0)
 		if e.err != nil {
-			return nil, nil, nil, nil
+			return nil, nil, nil, nil, nil
 		}
 		buf := floats(t.stage.inPtr, total)
 		copy(buf, b.Obs)
 		copy(buf[n*size:], b.Policy)
 		copy(buf[n*(size+na):], b.Value)
+		copy(buf[l.ownAt():], b.Ownership)
 		if b.Legal != nil {
 			bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[maskAt])), n*na)
 			copy(bytes, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b.Legal))), n*na))
@@ -552,6 +609,11 @@ func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, i
 	t.dims[1] = int64(na)
 	target = part(n*size, t.dims[:2])
 	z = part(n*(size+na), t.dims[:1])
+	if l.own > 0 {
+		t.dims[1] = int64(l.own)
+		owners = part(l.ownAt(), t.dims[:2])
+		t.dims[1] = int64(na)
+	}
 	if b.Legal != nil {
 		packed := e.narrow(all, 0, int64(maskAt), int64(total-maskAt))
 		asBytes := e.viewKind(packed, kindBool)
@@ -564,7 +626,7 @@ func (t *Trainer) stageBatch(b Batch, n, size, na int, s Shape) (x, target, z, i
 		e.free(legal)
 	}
 	e.free(all)
-	return x, target, z, illegal
+	return x, target, z, owners, illegal
 }
 
 // update clips the flat gradient g, whose global norm is norm, and applies
