@@ -124,9 +124,40 @@ func latestStep(t *testing.T, dir string) int64 {
 	return l.Step
 }
 
+// runBatch samples n of a run's positions (its games, buffer seed 99) as
+// one training batch, with ownership targets when ownership is set.
+func runBatch(t *testing.T, dir string, cfg Config, game env.Game, n int, ownership bool) torch.Batch {
+	t.Helper()
+	bc := cfg.Buffer
+	bc.Seed = 99
+	buf, err := data.NewBuffer(game, bc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := buf.Load(context.Background(), filepath.Join(dir, rundir.GamesDir)); err != nil {
+		t.Fatal(err)
+	}
+	shape := neural.ShapeOf(game)
+	db := data.Batch{Obs: make([]float32, n*shape.Size()), Policy: make([]float32, n*shape.Actions), Value: make([]float32, n), Mask: make([]float32, n*shape.Actions)}
+	if bc.ValueOnlyPositions {
+		db.PolicyWeight = make([]float32, n)
+	}
+	if ownership {
+		db.Ownership = make([]float32, n*shape.Height*shape.Width)
+	}
+	if err := buf.Sample(n, &db); err != nil {
+		t.Fatal(err)
+	}
+	mb := torch.Batch{N: n, Obs: db.Obs, Policy: db.Policy, Value: db.Value, Ownership: db.Ownership, Legal: make([]bool, len(db.Mask))}
+	for i, m := range db.Mask {
+		mb.Legal[i] = m != 0
+	}
+	return mb
+}
+
 // batchLoss is the loss of a checkpoint's network on a fixed batch of the
 // run's positions.
-func batchLoss(t *testing.T, path string, cfg Config, game env.Game, b torch.Batch) float64 {
+func batchLoss(t *testing.T, path string, cfg Config, game env.Game, b torch.Batch) torch.Losses {
 	t.Helper()
 	ck, err := torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: neural.ShapeOf(game)})
 	if err != nil {
@@ -142,7 +173,7 @@ func batchLoss(t *testing.T, path string, cfg Config, game env.Game, b torch.Bat
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l.Total
+	return l
 }
 
 // TestEndToEnd trains the tiny tic-tac-toe configuration, checks its
@@ -219,31 +250,11 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("loss falls", func(t *testing.T) {
 		// The final network fits the run's positions better than the
 		// initial one, measured on the same batch.
-		bc := cfg.Buffer
-		bc.Seed = 99
-		buf, err := data.NewBuffer(game, bc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := buf.Load(ctx, filepath.Join(dir, rundir.GamesDir)); err != nil {
-			t.Fatal(err)
-		}
 		n := 512
-		shape := neural.ShapeOf(game)
-		db := data.Batch{Obs: make([]float32, n*shape.Size()), Policy: make([]float32, n*shape.Actions), Value: make([]float32, n), Mask: make([]float32, n*shape.Actions)}
-		if bc.ValueOnlyPositions {
-			db.PolicyWeight = make([]float32, n)
-		}
-		if err := buf.Sample(n, &db); err != nil {
-			t.Fatal(err)
-		}
-		mb := torch.Batch{N: n, Obs: db.Obs, Policy: db.Policy, Value: db.Value, Legal: make([]bool, len(db.Mask))}
-		for i, m := range db.Mask {
-			mb.Legal[i] = m != 0
-		}
+		mb := runBatch(t, dir, cfg, game, n, false)
 		ck := rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir)}
-		initial := batchLoss(t, ck.Path(0), cfg, game, mb)
-		final := batchLoss(t, ck.Path(80), cfg, game, mb)
+		initial := batchLoss(t, ck.Path(0), cfg, game, mb).Total
+		final := batchLoss(t, ck.Path(80), cfg, game, mb).Total
 		t.Logf("loss on %d positions: initial %.3f, after 80 steps %.3f", n, initial, final)
 		if !(final < initial-0.05) {
 			t.Fatalf("loss did not fall: initial %.3f, final %.3f", initial, final)

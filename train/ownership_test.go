@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/zerokit/zerokit/agent/neural"
-	"github.com/zerokit/zerokit/data"
 	"github.com/zerokit/zerokit/env/games"
 	"github.com/zerokit/zerokit/model/torch"
 	"github.com/zerokit/zerokit/rundir"
@@ -57,50 +56,21 @@ func TestOwnershipRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bc := cfg.Buffer
-	bc.Seed = 99
-	buf, err := data.NewBuffer(game, bc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := buf.Load(ctx, filepath.Join(dir, rundir.GamesDir)); err != nil {
-		t.Fatal(err)
-	}
 	const n = 256
-	shape := neural.ShapeOf(game)
-	db := data.Batch{Obs: make([]float32, n*shape.Size()), Policy: make([]float32, n*shape.Actions), Value: make([]float32, n),
-		Mask: make([]float32, n*shape.Actions), Ownership: make([]float32, n*shape.Height*shape.Width)}
-	if bc.ValueOnlyPositions {
-		db.PolicyWeight = make([]float32, n)
-	}
-	if err := buf.Sample(n, &db); err != nil {
-		t.Fatal(err)
-	}
-	mb := torch.Batch{N: n, Obs: db.Obs, Policy: db.Policy, Value: db.Value, Ownership: db.Ownership, Legal: make([]bool, len(db.Mask))}
-	for i, m := range db.Mask {
-		mb.Legal[i] = m != 0
-	}
-	loss := func(step int64) torch.Losses {
-		path := rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir)}.Path(step)
-		ck, err := torch.Load(path, torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: shape})
+	mb := runBatch(t, dir, cfg, game, n, true)
+	ck := rundir.Checkpoints{Dir: filepath.Join(dir, rundir.CheckpointsDir)}
+	for _, step := range []int64{0, steps} {
+		c, err := torch.Load(ck.Path(step), torch.Expect{Game: game.Name(), EncodingVersion: game.EncodingVersion(), Shape: neural.ShapeOf(game)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer ck.Net.Close()
-		if !ck.Net.Config().OwnershipHead {
+		head := c.Net.Config().OwnershipHead
+		c.Net.Close()
+		if !head {
 			t.Fatalf("checkpoint %d has no ownership head", step)
 		}
-		tr, err := torch.NewTrainer(ck.Net, cfg.Optimizer)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tr.Close()
-		l, err := tr.Loss(mb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
 	}
+	loss := func(step int64) torch.Losses { return batchLoss(t, ck.Path(step), cfg, game, mb) }
 	initial, final := loss(0), loss(steps)
 	t.Logf("ownership loss on %d positions: initial %.3f, after %d steps %.3f (total %.3f -> %.3f)", n, initial.Ownership, steps, final.Ownership, initial.Total, final.Total)
 	if !(final.Ownership < 0.9*initial.Ownership) {
