@@ -23,12 +23,15 @@ func TestCUDANewBatchTrainsAsACopy(t *testing.T) {
 }
 
 func checkNewBatch(t *testing.T, device string, tol float64) {
-	cfg := tinyConfig()
-	cfg.Device = device
-	pair := func() (*Trainer, *Trainer) {
+	pair := func(owned bool) (*Trainer, *Trainer) {
+		cfg, tc := tinyConfig(), DefaultTrainConfig()
+		if owned {
+			cfg, tc = ownedConfig(), ownershipTrainConfig(1)
+		}
+		cfg.Device = device
 		var trs [2]*Trainer
 		for i := range trs {
-			tr, err := NewTrainer(newTestNet(t, cfg, tinyShape), DefaultTrainConfig())
+			tr, err := NewTrainer(newTestNet(t, cfg, tinyShape), tc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,9 +41,13 @@ func checkNewBatch(t *testing.T, device string, tol float64) {
 		return trs[0], trs[1]
 	}
 	near := func(a, b float64) bool { return math.Abs(a-b) <= tol*(1+math.Abs(b)) }
-	for _, masked := range []bool{true, false} {
-		ref, tr := pair()
+	// The ownership case checks that NewBatch's memory holds the
+	// ownership targets where the trainer reads them.
+	for _, c := range []struct{ masked, owned bool }{{true, false}, {false, false}, {true, true}} {
+		masked := c.masked
+		ref, tr := pair(c.owned)
 		const n = 12
+		cells := tinyShape.Height * tinyShape.Width
 		var hbs [2]Batch
 		for i := range hbs {
 			b, err := tr.NewBatch(n)
@@ -49,6 +56,13 @@ func checkNewBatch(t *testing.T, device string, tol float64) {
 			}
 			if len(b.Obs) != n*tinyShape.Size() || len(b.Policy) != n*tinyShape.Actions || len(b.Value) != n || len(b.Legal) != n*tinyShape.Actions {
 				t.Fatalf("NewBatch(%d): lengths %d %d %d %d", n, len(b.Obs), len(b.Policy), len(b.Value), len(b.Legal))
+			}
+			want := 0
+			if c.owned {
+				want = n * cells
+			}
+			if len(b.Ownership) != want {
+				t.Fatalf("NewBatch(%d) of a trainer with ownership loss %v: %d ownership values, want %d", n, c.owned, len(b.Ownership), want)
 			}
 			if !masked {
 				b.Legal = nil
@@ -61,11 +75,15 @@ func checkNewBatch(t *testing.T, device string, tol float64) {
 			if !masked {
 				src.Legal = nil
 			}
+			if c.owned {
+				src = withOwnership(src, tinyShape)
+			}
 			hb := hbs[step%2]
 			copy(hb.Obs, src.Obs)
 			copy(hb.Policy, src.Policy)
 			copy(hb.Value, src.Value)
 			copy(hb.Legal, src.Legal)
+			copy(hb.Ownership, src.Ownership)
 			want, err := ref.Step(src)
 			if err != nil {
 				t.Fatal(err)
@@ -74,7 +92,7 @@ func checkNewBatch(t *testing.T, device string, tol float64) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !near(got.Total, want.Total) || !near(got.Value, want.Value) || !near(got.GradNorm, want.GradNorm) {
+			if !near(got.Total, want.Total) || !near(got.Value, want.Value) || !near(got.Ownership, want.Ownership) || !near(got.GradNorm, want.GradNorm) {
 				t.Fatalf("masked %v, step %d: losses %+v from NewBatch's memory, %+v from a copy", masked, step, got, want)
 			}
 		}
@@ -84,6 +102,9 @@ func checkNewBatch(t *testing.T, device string, tol float64) {
 		// A resliced batch is not the trainer's layout any more: it is
 		// copied, and trains as its contents say.
 		short := Batch{N: n - 1, Obs: hbs[0].Obs[tinyShape.Size():], Policy: hbs[0].Policy[tinyShape.Actions:], Value: hbs[0].Value[1:]}
+		if c.owned {
+			short.Ownership = hbs[0].Ownership[cells:]
+		}
 		want, err := ref.Loss(short)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +118,7 @@ func checkNewBatch(t *testing.T, device string, tol float64) {
 		}
 	}
 
-	_, tr := pair()
+	_, tr := pair(false)
 	if _, err := tr.NewBatch(0); err == nil || !strings.Contains(err.Error(), "0 examples") {
 		t.Errorf("NewBatch(0): error %v", err)
 	}
