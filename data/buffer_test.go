@@ -220,12 +220,11 @@ func TestFillMatchesDefinition(t *testing.T) {
 	}
 }
 
-func TestSampleAugmentsConsistently(t *testing.T) {
-	g := newMNK(3, 3)
-	b := testBuffer(t, g, nil)
-	rng := rand.New(rand.NewPCG(24, 0))
-	var cands []Position
-	for range 6 {
+// addRandomGames adds n random games of g to b, every move a full search,
+// and returns each game's record and its replayed positions.
+func addRandomGames(t *testing.T, b *Buffer, g env.Game, rng *rand.Rand, n int) (recs []*Record, positions [][]Position) {
+	t.Helper()
+	for range n {
 		rec := playRandom(t, g, rng, 1)
 		if err := b.Add(rec); err != nil {
 			t.Fatal(err)
@@ -234,6 +233,29 @@ func TestSampleAugmentsConsistently(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		recs, positions = append(recs, rec), append(positions, pos)
+	}
+	return recs, positions
+}
+
+// sampledAs reports whether row i of out is position p under sym (its
+// observation, policy, mask and value, without root-value mixing), and
+// returns the observation that row would have.
+func sampledAs(g env.Game, out *Batch, i int, p Position, sym env.Symmetry) (obs []float32, ok bool) {
+	obsSize, na := g.ObservationShape().Size(), g.NumActions()
+	row := func(s []float32, per int) []float32 { return s[i*per : (i+1)*per] }
+	obs, pol, mask, v := expectedRow(g, p, sym, 0)
+	return obs, reflect.DeepEqual(row(out.Obs, obsSize), obs) && reflect.DeepEqual(row(out.Policy, na), pol) &&
+		reflect.DeepEqual(row(out.Mask, na), mask) && out.Value[i] == v
+}
+
+func TestSampleAugmentsConsistently(t *testing.T) {
+	g := newMNK(3, 3)
+	b := testBuffer(t, g, nil)
+	rng := rand.New(rand.NewPCG(24, 0))
+	var cands []Position
+	_, games := addRandomGames(t, b, g, rng, 6)
+	for _, pos := range games {
 		cands = append(cands, pos...)
 	}
 	const n = 128
@@ -241,16 +263,12 @@ func TestSampleAugmentsConsistently(t *testing.T) {
 	if err := b.Sample(n, out); err != nil {
 		t.Fatal(err)
 	}
-	obsSize, na := g.ObservationShape().Size(), g.NumActions()
 	moved := 0
 	for i := range n {
-		row := func(s []float32, per int) []float32 { return s[i*per : (i+1)*per] }
 		found := false
 		for _, p := range cands {
 			for si, sym := range g.Symmetries() {
-				obs, pol, mask, v := expectedRow(g, p, sym, 0)
-				if reflect.DeepEqual(row(out.Obs, obsSize), obs) && reflect.DeepEqual(row(out.Policy, na), pol) &&
-					reflect.DeepEqual(row(out.Mask, na), mask) && out.Value[i] == v {
+				if obs, ok := sampledAs(g, out, i, p, sym); ok {
 					found = true
 					if si != 0 {
 						raw, _, _, _ := expectedRow(g, p, g.Symmetries()[0], 0)

@@ -54,16 +54,9 @@ func TestSampleOwnership(t *testing.T) {
 		final []int8
 	}
 	var cands []cand
-	for range 6 {
-		rec := playRandom(t, g, rng, 1)
-		if err := b.Add(rec); err != nil {
-			t.Fatal(err)
-		}
-		pos, err := Replay(g, rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		final := finalOwners(t, g, rec)
+	recs, games := addRandomGames(t, b, g, rng, 6)
+	for k, pos := range games {
+		final := finalOwners(t, g, recs[k])
 		for _, p := range pos {
 			cands = append(cands, cand{p, final})
 		}
@@ -75,17 +68,13 @@ func TestSampleOwnership(t *testing.T) {
 	if err := b.Sample(n, out); err != nil {
 		t.Fatal(err)
 	}
-	obsSize, na := g.ObservationShape().Size(), g.NumActions()
 	mixed := 0
 	for i := range n {
-		row := func(s []float32, per int) []float32 { return s[i*per : (i+1)*per] }
-		own := row(out.Ownership, cells)
+		own := out.Ownership[i*cells : (i+1)*cells]
 		found := false
 		for _, c := range cands {
 			for _, sym := range g.Symmetries() {
-				obs, pol, mask, v := expectedRow(g, c.p, sym, 0)
-				if !reflect.DeepEqual(row(out.Obs, obsSize), obs) || !reflect.DeepEqual(row(out.Policy, na), pol) ||
-					!reflect.DeepEqual(row(out.Mask, na), mask) || out.Value[i] != v {
+				if _, ok := sampledAs(g, out, i, c.p, sym); !ok {
 					continue
 				}
 				want := make([]float32, cells)
