@@ -72,15 +72,24 @@ type Config struct {
 	// it. The -device flag of train, worker, selfplay and bench overrides
 	// it.
 	Device string `yaml:"device"`
+	// Precision is the arithmetic of the network's forward passes in
+	// training, self-play and evaluation: fp32 (the default) or bf16
+	// (mixed precision: convolutions and matrix products in bfloat16 under
+	// libtorch's autocast; weights, optimizer, batch norm and losses in
+	// float32). bf16 pays where the hardware has bfloat16 units (AVX-512
+	// BF16 or AMX CPUs, Ampere or later GPUs) and is slower elsewhere; see
+	// docs/performance.md. Checkpoints hold float32 weights either way.
+	Precision string `yaml:"precision"`
 }
 
 // NetConfig is the network configuration a run's processes build and load
 // networks with: the model architecture with its defaults, and the run's
-// runtime settings (threads, device).
+// runtime settings (threads, device, precision).
 func (c Config) NetConfig() torch.Config {
 	m := c.Model.WithDefaults()
 	m.Threads = c.Threads
 	m.Device = c.Device
+	m.Precision = c.Precision
 	return m
 }
 
@@ -270,6 +279,7 @@ func DefaultConfig() Config {
 		Seed:      1,
 		Threads:   2,
 		Device:    "auto",
+		Precision: arch.PrecisionFloat32,
 	}
 }
 
@@ -425,6 +435,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := arch.ParseDevice(c.Device); err != nil {
 		return err
+	}
+	if c.Precision != "" && c.Precision != arch.PrecisionFloat32 && c.Precision != arch.PrecisionBFloat16 {
+		return fmt.Errorf("precision = %q: want %q or %q", c.Precision, arch.PrecisionFloat32, arch.PrecisionBFloat16)
 	}
 	if c.Threads < 1 || c.Threads > 256 {
 		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)

@@ -98,6 +98,7 @@ func withAdjustable(stored, given Config) Config {
 	c.Search.Solver = given.Search.Solver
 	c.Threads = given.Threads
 	c.Device = given.Device
+	c.Precision = given.Precision
 	c.Stages = given.Stages
 	c.Averaging = given.Averaging
 	c.Agent = given.Agent

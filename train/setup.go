@@ -242,6 +242,6 @@ func CheckpointRunConfig(path, configPath string) (Config, error) {
 		return Config{}, err
 	}
 	cfg.Model = rd.Header.Network
-	cfg.Model.Threads, cfg.Model.Device = 0, ""
+	cfg.Model.Threads, cfg.Model.Device, cfg.Model.Precision = 0, "", ""
 	return cfg, nil
 }

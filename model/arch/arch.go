@@ -73,7 +73,24 @@ type Config struct {
 	// a run's top-level device setting or a command's -device flag; the
 	// pure-Go backend ignores it.
 	Device string `yaml:"-" json:"-"`
+	// Precision is the arithmetic of a libtorch network's forward passes:
+	// PrecisionFloat32 ("" too) or PrecisionBFloat16 (mixed precision:
+	// convolutions and matrix products in bfloat16 under libtorch's
+	// autocast, weights, optimizer state, batch norm and losses in
+	// float32). Runtime only, set from a run's top-level precision
+	// setting; checkpoints hold float32 weights either way, and the pure-Go
+	// backend ignores it.
+	Precision string `yaml:"-" json:"-"`
 }
+
+// Precisions of Config.Precision.
+const (
+	PrecisionFloat32  = "fp32"
+	PrecisionBFloat16 = "bf16"
+)
+
+// BFloat16 reports whether c asks for mixed precision in bfloat16.
+func (c Config) BFloat16() bool { return c.Precision == PrecisionBFloat16 }
 
 // DefaultConfig is a tower that suits two CPU cores on an 8x8 board: 6
 // blocks of 64 channels.
@@ -156,6 +173,9 @@ func (c Config) Validate() error {
 	if _, err := ParseDevice(c.Device); err != nil {
 		errs = append(errs, fmt.Errorf("model config: %w", err))
 	}
+	if c.Precision != "" && c.Precision != PrecisionFloat32 && c.Precision != PrecisionBFloat16 {
+		errs = append(errs, fmt.Errorf("model config: precision must be %q or %q, got %q", PrecisionFloat32, PrecisionBFloat16, c.Precision))
+	}
 	if c.PolicyHead != PolicyDense && c.PolicyHead != PolicySpatial {
 		errs = append(errs, fmt.Errorf("model config: policy_head must be %q or %q, got %q", PolicyDense, PolicySpatial, c.PolicyHead))
 	}
@@ -167,7 +187,8 @@ func (c Config) Validate() error {
 
 // SameArchitecture reports the first architecture field where c and o
 // differ, as "field value, expected other value", or "" when they describe
-// the same network. The runtime fields (Threads, NoPadSingle) are ignored.
+// the same network. The runtime fields (Threads, NoPadSingle, Device,
+// Precision) are ignored.
 func (c Config) SameArchitecture(o Config) string {
 	switch {
 	case c.Blocks != o.Blocks:

@@ -154,7 +154,7 @@ func load(path string, r io.ReaderAt, size int64, want Expect) (*Checkpoint, err
 	}
 	cfg := h.Network
 	if want.Config != nil {
-		cfg.Threads, cfg.NoPadSingle, cfg.Device = want.Config.Threads, want.Config.NoPadSingle, want.Config.Device
+		cfg.Threads, cfg.NoPadSingle, cfg.Device, cfg.Precision = want.Config.Threads, want.Config.NoPadSingle, want.Config.Device, want.Config.Precision
 	}
 	if err := errors.Join(cfg.Validate(), h.Shape.Validate(cfg)); err != nil {
 		return nil, fmt.Errorf("metadata: %w", err)

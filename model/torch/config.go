@@ -41,6 +41,15 @@ const (
 	PolicySpatial = arch.PolicySpatial
 )
 
+// Precisions of Config.Precision (see package model/arch).
+const (
+	// PrecisionFloat32 runs every op in float32 (the default).
+	PrecisionFloat32 = arch.PrecisionFloat32
+	// PrecisionBFloat16 runs convolutions and matrix products in bfloat16
+	// under libtorch's autocast (mixed precision).
+	PrecisionBFloat16 = arch.PrecisionBFloat16
+)
+
 // Config is a network architecture, plus the runtime Threads setting. The
 // zero value of each field selects the default given in DefaultConfig. It
 // is defined in the pure-Go package model/arch.

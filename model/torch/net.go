@@ -233,8 +233,24 @@ func (c *core) useThreads() {
 // input x (N, Planes, H, W), and, when own is not nil and the network has
 // an ownership head, sets *own to its predictions (N, H*W) in [-1, 1]. It
 // frees every intermediate; the caller frees x and the results (nil after
-// an error, which e.err then holds).
+// an error, which e.err then holds). With Config.Precision bf16 the tower
+// runs under autocast and its results are converted to float32.
 func (c *core) forward(e *engine, x handle, train bool, own *handle) (logits, value handle) {
+	if !c.cfg.BFloat16() {
+		return c.tower(e, x, train, own)
+	}
+	prev := e.autocastEnter()
+	logits, value = c.tower(e, x, train, own)
+	e.autocastExit(prev)
+	logits, value = e.float32Of(logits), e.float32Of(value)
+	if own != nil {
+		*own = e.float32Of(*own)
+	}
+	return logits, value
+}
+
+// tower is forward's network, in the calling thread's precision.
+func (c *core) tower(e *engine, x handle, train bool, own *handle) (logits, value handle) {
 	s := c.st
 	t := e.conv2d(x, s.stem.h, nil, true)
 	t = e.bnRelu(t, s.stemBN, train)

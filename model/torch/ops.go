@@ -568,3 +568,43 @@ func (e *engine) viewKind(x handle, kind int) handle {
 	lib.AtgViewDtype(&e.out[0], x, int32(kind))
 	return e.result("view(dtype)")
 }
+
+// autocastEnter turns on mixed precision (bfloat16 autocast) on the calling
+// OS thread for the engine's device; autocastExit(prev) ends it. Between
+// the two, convolutions and matrix products take bfloat16 copies of their
+// float32 inputs and weights (autograd carries gradients back to the
+// float32 weights).
+func (e *engine) autocastEnter() (prev bool) {
+	if e.err != nil {
+		return false
+	}
+	prev = lib.AutocastEnter(e.dev >= 0)
+	e.check("autocast")
+	return prev
+}
+
+// autocastExit ends autocastEnter's region, even after an error.
+func (e *engine) autocastExit(prev bool) {
+	lib.AutocastExit(e.dev >= 0, prev)
+	e.check("autocast exit")
+}
+
+// toFloat32 returns x as a float32 tensor (x itself, as a new handle, when
+// it is one already).
+func (e *engine) toFloat32(x handle) handle {
+	if e.err != nil {
+		return nil
+	}
+	lib.AtgToDevice(&e.out[0], x, e.dev, kindFloat32, 0, 0)
+	return e.result("to(float32)")
+}
+
+// float32Of returns x converted to float32 and frees x.
+func (e *engine) float32Of(x handle) handle {
+	if x == nil {
+		return nil
+	}
+	f := e.toFloat32(x)
+	e.free(x)
+	return f
+}

@@ -61,6 +61,8 @@ func TestOverfitFixedBatch(t *testing.T) {
 	adam.Optimizer, adam.Schedule.LearningRate, adam.WeightDecay, adam.GradClipNorm = OptimizerAdam, 5e-3, 1e-4, 1
 	spatial := tinyConfig()
 	spatial.PolicyHead = PolicySpatial
+	bf16 := tinyConfig()
+	bf16.Precision = PrecisionBFloat16
 	tests := []struct {
 		name  string
 		cfg   Config
@@ -72,6 +74,7 @@ func TestOverfitFixedBatch(t *testing.T) {
 		{"adam clipped", tinyConfig(), tinyShape, adam, 150},
 		{"sgd nesterov", tinyConfig(), tinyShape, sgd, 150},
 		{"spatial adamw", spatial, Shape{Planes: 3, Height: 3, Width: 3, Actions: 10}, adamw, 150},
+		{"adamw bf16", bf16, tinyShape, adamw, 150},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -186,6 +186,23 @@ func SetGradEnabled(on bool) (prev bool) {
 	return C.at_grad_set_enabled(b) != 0
 }
 
+// AutocastEnter turns on mixed precision (autocast to bfloat16) for the
+// calling OS thread, on the CPU or CUDA, and returns the previous setting
+// for AutocastExit. It fails (LastError) where this libtorch cannot.
+func AutocastEnter(cuda bool) (prev bool) {
+	return C.zk_autocast_enter(cbool(cuda)) == 1
+}
+
+// AutocastExit ends the region AutocastEnter began, restoring prev.
+func AutocastExit(cuda, prev bool) { C.zk_autocast_exit(cbool(cuda), cbool(prev)) }
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // LastError returns and clears the error message of the last failed call
 // made on the calling OS thread.
 func LastError() (msg string, failed bool) {

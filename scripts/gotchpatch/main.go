@@ -9,7 +9,8 @@
 //     libtorch-dev by default, or the unpacked libtorch given by -libtorch
 //     (CUDA libraries are linked only when that libtorch has them).
 //  2. Go-side bugs of gotch are fixed (see gopatch.go), and a small file of
-//     extra wrappers (thread count, seeding, grad mode) is added.
+//     extra wrappers (thread count, seeding, grad mode, autocast) is added,
+//     with the C++ functions autocast needs (autocast.go).
 //  3. With -prune-for, the generated operators that the given module's code
 //     cannot reach are left out (prune.go): most of the build time.
 //  4. The C++ layer is compiled once into a static library that lib.go
@@ -76,6 +77,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := patchGoSide(*dir); err != nil {
+		return err
+	}
+	if err := addAutocast(*dir); err != nil {
 		return err
 	}
 	if *pruneFor != "" {
