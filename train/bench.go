@@ -32,6 +32,8 @@ type BenchResult struct {
 	Params int
 	// Device is where the network ran ("cpu", "cuda:0 (NVIDIA H200)").
 	Device string
+	// Precision is the network's arithmetic ("fp32", "bf16").
+	Precision string
 	// Forward is the network's own throughput on random observations at
 	// batch sizes 1, 64, 1024 and 4096, without search.
 	Forward []ForwardRate
@@ -94,6 +96,10 @@ func Bench(ctx context.Context, cfg Config, d time.Duration, parts BenchParts) (
 	defer net.Close()
 	res.Params = net.NumParams()
 	res.Device = torch.DeviceName(net.Device())
+	res.Precision = net.Config().Precision
+	if res.Precision == "" {
+		res.Precision = torch.PrecisionFloat32
+	}
 	if parts.Forward {
 		if res.Forward, err = benchForward(ctx, net, []int{1, 64, 1024, 4096}, d/4); err != nil {
 			return res, err
@@ -223,7 +229,7 @@ func benchForward(ctx context.Context, net *torch.Net, batches []int, d time.Dur
 // that did not run.
 func (r BenchResult) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "device: %s\n", r.Device)
+	fmt.Fprintf(&b, "device: %s, precision %s\n", r.Device, r.Precision)
 	for _, f := range r.Forward {
 		fmt.Fprintf(&b, "forward, batch %5d: %10.0f positions/s\n", f.Batch, f.PositionsPerSecond)
 	}

@@ -76,9 +76,9 @@ type Config struct {
 	// training, self-play and evaluation: fp32 (the default) or bf16
 	// (mixed precision: convolutions and matrix products in bfloat16 under
 	// libtorch's autocast; weights, optimizer, batch norm and losses in
-	// float32). bf16 pays where the hardware has bfloat16 units (AVX-512
-	// BF16 or AMX CPUs, Ampere or later GPUs) and is slower elsewhere; see
-	// docs/performance.md. Checkpoints hold float32 weights either way.
+	// float32). It is meant for hardware with bfloat16 units (AVX-512 BF16
+	// or AMX CPUs, Ampere or later GPUs); figures in docs/benchmarks.md.
+	// Checkpoints hold float32 weights either way.
 	Precision string `yaml:"precision"`
 }
 

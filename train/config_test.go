@@ -106,6 +106,8 @@ func TestConfigStrictness(t *testing.T) {
 		{"device", "device: tpu\n", []string{`device "tpu"`, "auto | cpu | cuda | cuda:N"}},
 		{"device cuda", "device: cuda:1\n", nil},
 		{"device cpu", "device: cpu\n", nil},
+		{"precision", "precision: fp16\n", []string{"precision", `"fp16"`, "bf16"}},
+		{"precision bf16", "precision: bf16\n", nil},
 		{"second document", "seed: 1\n---\nseed: 2\n", []string{"second"}},
 		{"no stages", "stages: []\n", nil},
 		{"stages", "stages:\n  - name: a\n    from_step: 0\n  - name: b\n    from_step: 5\n    sparring_agent: greedy\n    sparring_fraction: 0.5\n    root_value_weight: 0.2\n    eval_opponents: [random]\n", nil},
