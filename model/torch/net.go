@@ -239,9 +239,11 @@ func (c *core) forward(e *engine, x handle, train bool, own *handle) (logits, va
 	if !c.cfg.BFloat16() {
 		return c.tower(e, x, train, own)
 	}
-	prev := e.autocastEnter()
+	prev, entered := e.autocastEnter()
 	logits, value = c.tower(e, x, train, own)
-	e.autocastExit(prev)
+	if entered {
+		e.autocastExit(prev)
+	}
 	logits, value = e.float32Of(logits), e.float32Of(value)
 	if own != nil {
 		*own = e.float32Of(*own)

@@ -570,20 +570,21 @@ func (e *engine) viewKind(x handle, kind int) handle {
 }
 
 // autocastEnter turns on mixed precision (bfloat16 autocast) on the calling
-// OS thread for the engine's device; autocastExit(prev) ends it. Between
-// the two, convolutions and matrix products take bfloat16 copies of their
-// float32 inputs and weights (autograd carries gradients back to the
-// float32 weights).
-func (e *engine) autocastEnter() (prev bool) {
+// OS thread for the engine's device; autocastExit(prev) ends it, and must
+// be called exactly when entered is true (an unmatched exit would unbalance
+// libtorch's per-thread nesting count, which decides when cached weight
+// casts are dropped). Between the two, convolutions and matrix products
+// take bfloat16 copies of their float32 inputs and weights (autograd
+// carries gradients back to the float32 weights).
+func (e *engine) autocastEnter() (prev, entered bool) {
 	if e.err != nil {
-		return false
+		return false, false
 	}
 	prev = lib.AutocastEnter(e.dev >= 0)
-	e.check("autocast")
-	return prev
+	return prev, e.check("autocast")
 }
 
-// autocastExit ends autocastEnter's region, even after an error.
+// autocastExit ends an entered autocastEnter region, even after an error.
 func (e *engine) autocastExit(prev bool) {
 	lib.AutocastExit(e.dev >= 0, prev)
 	e.check("autocast exit")

@@ -179,11 +179,7 @@ func ManualSeed(seed int64) { C.at_manual_seed(C.int64_t(seed)) }
 // SetGradEnabled turns autograd recording on or off for the calling OS
 // thread and returns the previous setting.
 func SetGradEnabled(on bool) (prev bool) {
-	b := C.int(0)
-	if on {
-		b = 1
-	}
-	return C.at_grad_set_enabled(b) != 0
+	return C.at_grad_set_enabled(cbool(on)) != 0
 }
 
 // AutocastEnter turns on mixed precision (autocast to bfloat16) for the
