@@ -436,8 +436,8 @@ func (c Config) Validate() error {
 	if _, err := arch.ParseDevice(c.Device); err != nil {
 		return err
 	}
-	if c.Precision != "" && c.Precision != arch.PrecisionFloat32 && c.Precision != arch.PrecisionBFloat16 {
-		return fmt.Errorf("precision = %q: want %q or %q", c.Precision, arch.PrecisionFloat32, arch.PrecisionBFloat16)
+	if err := arch.CheckPrecision(c.Precision); err != nil {
+		return err
 	}
 	if c.Threads < 1 || c.Threads > 256 {
 		return fmt.Errorf("threads = %d: want a value in [1, 256]", c.Threads)

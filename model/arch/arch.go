@@ -89,6 +89,15 @@ const (
 	PrecisionBFloat16 = "bf16"
 )
 
+// CheckPrecision reports whether p is a precision of Config.Precision ("" is
+// PrecisionFloat32), with an error that names the choices.
+func CheckPrecision(p string) error {
+	if p != "" && p != PrecisionFloat32 && p != PrecisionBFloat16 {
+		return fmt.Errorf("precision %q: want %q or %q", p, PrecisionFloat32, PrecisionBFloat16)
+	}
+	return nil
+}
+
 // BFloat16 reports whether c asks for mixed precision in bfloat16.
 func (c Config) BFloat16() bool { return c.Precision == PrecisionBFloat16 }
 
@@ -173,8 +182,8 @@ func (c Config) Validate() error {
 	if _, err := ParseDevice(c.Device); err != nil {
 		errs = append(errs, fmt.Errorf("model config: %w", err))
 	}
-	if c.Precision != "" && c.Precision != PrecisionFloat32 && c.Precision != PrecisionBFloat16 {
-		errs = append(errs, fmt.Errorf("model config: precision must be %q or %q, got %q", PrecisionFloat32, PrecisionBFloat16, c.Precision))
+	if err := CheckPrecision(c.Precision); err != nil {
+		errs = append(errs, fmt.Errorf("model config: %w", err))
 	}
 	if c.PolicyHead != PolicyDense && c.PolicyHead != PolicySpatial {
 		errs = append(errs, fmt.Errorf("model config: policy_head must be %q or %q, got %q", PolicyDense, PolicySpatial, c.PolicyHead))
